@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# attrib_add_test(NAME tst_x SOURCES ... LIBS ... LABELS ... [GUI])
+# Builds one Qt Test executable and registers it with ctest. GUI tests run on the offscreen platform.
+function(attrib_add_test)
+  cmake_parse_arguments(T "GUI" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${T_NAME} ${T_SOURCES})
+  set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test attrib_warnings)
+  target_compile_definitions(${T_NAME} PRIVATE
+    ATTRIB_SOURCE_DIR="${CMAKE_SOURCE_DIR}" ATTRIB_SOURCE_RULES_DIR="${ATTRIB_SOURCE_RULES_DIR}")
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+  set(env "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/xdg-runtime" "QT_QPA_PLATFORM=offscreen")
+  set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" LABELS "${T_LABELS}" TIMEOUT 300)
+endfunction()

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The rule catalog: symptom registry, extractor rules, C++ rules, refinement rules, priority tables.
+// Loaded from a rules folder at run time; every rule carries inline cases that are evaluated at load.
+#pragma once
+
+#include "engine/model.h"
+#include "engine/trace.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace re2 {
+class RE2;
+}
+
+namespace attrib::engine {
+
+/// Where a rule or a problem lives: file (relative to the rules folder) and 1-based line.
+struct Location {
+    std::string file;
+    int line = 0;
+    std::string str() const { return file + ":" + std::to_string(line); }
+};
+
+/// A problem found while loading the catalog or running its inline cases.
+struct Diagnostic {
+    enum class Severity { Error, Warning };
+    Severity severity = Severity::Error;
+    Location where;
+    std::string rule;
+    std::string message;
+    std::string str() const;
+};
+
+/// A registered symptom (BRIEF §5).
+struct SymptomDef {
+    std::string name;
+    std::string domain;          ///< sub_domain vocabulary
+    int priority = 0;            ///< higher = more likely the root cause
+    std::string description;
+    std::string terminalState;   ///< what a root cause of this kind means for the job
+    std::string summary;         ///< template, e.g. "Xid {xid} on GPU {gpu}"
+    std::string action;          ///< recommended action template
+    std::string target;          ///< action target template
+    std::vector<std::string> supersedes;  ///< symptom names it makes redundant on the same node
+    std::string originAttr;      ///< attribute holding a timeout in ms: origin = first_seen - value
+    Location where;
+};
+
+/// One inline case of an extractor rule.
+struct ExtractorCase {
+    std::string line;
+    bool shouldMatch = true;
+    std::map<std::string, std::string> fields;  ///< expected captures (and node/gpu/rank)
+    Location where;
+};
+
+/// A data rule: one RE2 pattern over lines of some source kinds, emitting one event.
+struct ExtractorRule {
+    std::string id;
+    std::string description;
+    std::vector<SourceKind> sources;
+    std::string pattern;
+    std::shared_ptr<re2::RE2> re;
+    std::string event;    ///< event type
+    std::string symptom;  ///< symptom template ("" = context event)
+    std::map<std::string, std::string> set;  ///< constant attributes
+    bool sympathetic = false;
+    bool jobWide = false;      ///< the event concerns the whole job, not the node whose file holds the line
+    std::string timeFrom;      ///< capture holding an ISO time that replaces the line's time
+    std::vector<ExtractorCase> cases;
+    Location where;
+};
+
+/// An observation, event list or symptom list that an inline case starts from (BRIEF §5).
+struct PipelineCase {
+    std::string name;
+    nlohmann::json input;   ///< {"context":..., "observations":[...], "symptoms":[...]}
+    nlohmann::json expect;  ///< {"symptoms": {id: status|absent}, "root_cause": id, "terminal_state": ...}
+    Location where;
+};
+
+class Catalog;
+
+/// A rule written in C++ (early phase). It reports every inner step through the trace sink.
+class CodeRule {
+public:
+    virtual ~CodeRule() = default;
+    virtual std::string id() const = 0;
+    virtual std::string description() const = 0;
+    /// Transforms the extracted events; may learn context (GPU maps) and emit new events.
+    virtual std::vector<Event> run(std::vector<Event> events, ExecutionContext& context, const Catalog& catalog,
+                                   TraceSink& trace) const = 0;
+};
+
+/// C++ rules known to this build, by implementation name.
+using CodeRuleFactory = std::function<std::unique_ptr<CodeRule>(const nlohmann::json& config)>;
+struct CodeRuleRegistry {
+    std::map<std::string, CodeRuleFactory> factories;
+};
+
+/// A C++ rule as configured in the catalog (config + inline cases from its JSON file).
+struct CodeRuleEntry {
+    std::string id;
+    std::string phase = "early";
+    int order = 0;
+    std::shared_ptr<const CodeRule> rule;
+    std::vector<PipelineCase> cases;
+    Location where;
+};
+
+/// Declarative correlation: when a cause symptom is active, demote (or scrub) matching symptoms.
+struct RefineRule {
+    enum class Scope { SameGpu, SameNode, AnyNode };
+    std::string id;
+    std::string description;
+    std::string phase = "refine";  ///< "scrub" (per node, scrubs) or "refine" (job-wide, demotes)
+    int order = 0;
+    std::vector<std::string> causes;        ///< symptom name globs
+    std::vector<std::string> causeDomains;
+    std::vector<std::string> exceptCauses;  ///< globs that never act as a cause
+    std::vector<std::string> targets;       ///< symptom name globs
+    std::vector<std::string> targetDomains;
+    std::vector<std::string> exceptTargets; ///< globs never touched
+    Scope scope = Scope::AnyNode;
+    TimeNs before = 0;  ///< target origin may precede the cause by this much
+    TimeNs after = 0;   ///< and follow it by this much
+    std::string reason; ///< template over cause.* and target.*
+    std::vector<PipelineCase> cases;
+    Location where;
+};
+const char* toString(RefineRule::Scope scope);
+
+/// A platform priority table: symptom globs -> priority overrides, used by the PriorityRootCause step.
+struct PriorityTable {
+    std::string id;
+    std::string description;
+    std::vector<std::string> platforms;  ///< "default" matches any platform without its own table
+    std::vector<std::pair<std::string, int>> overrides;  ///< first matching glob wins
+    TimeNs tieWindow = 5 * NsPerSec;  ///< candidates closer than this on different nodes are a tie
+    std::vector<PipelineCase> cases;
+    Location where;
+};
+
+/// Result of evaluating inline cases.
+struct CaseResult {
+    std::string rule;
+    std::string name;
+    bool passed = false;
+    std::string failure;
+    Location where;
+};
+
+/// The loaded catalog. Immutable after load; share it between analyses.
+class Catalog {
+public:
+    /// Loads every rule file under `dir`, evaluates all inline cases and leaves out rules that fail.
+    static std::shared_ptr<const Catalog> load(const std::string& dir, const CodeRuleRegistry& code);
+
+    const std::string& directory() const { return m_dir; }
+    const std::string& version() const { return m_version; }
+    const std::string& hash() const { return m_hash; }
+    const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    const std::vector<CaseResult>& caseResults() const { return m_caseResults; }
+    std::size_t casesPassed() const;
+    std::size_t casesFailed() const;
+
+    const SymptomDef* symptom(const std::string& name) const;
+    const std::map<std::string, SymptomDef>& symptoms() const { return m_symptoms; }
+    const std::vector<ExtractorRule>& extractors() const { return m_extractors; }
+    const std::vector<CodeRuleEntry>& codeRules() const { return m_codeRules; }
+    const std::vector<RefineRule>& refineRules() const { return m_refineRules; }
+    const std::vector<PriorityTable>& priorityTables() const { return m_priorityTables; }
+    /// The table for a platform (falls back to the "default" table).
+    const PriorityTable* priorityTable(const std::string& platform) const;
+    /// A data file of the catalog (e.g. xid symptom map), parsed; null when absent.
+    const nlohmann::json* data(const std::string& name) const;
+
+    // Loading internals, used by catalog_loader.cpp and case evaluation.
+    struct Loader;
+    friend struct Loader;
+
+private:
+    std::string m_dir;
+    std::string m_version;
+    std::string m_hash;
+    std::map<std::string, SymptomDef> m_symptoms;
+    std::vector<ExtractorRule> m_extractors;
+    std::vector<CodeRuleEntry> m_codeRules;
+    std::vector<RefineRule> m_refineRules;
+    std::vector<PriorityTable> m_priorityTables;
+    std::map<std::string, nlohmann::json> m_data;
+    std::vector<Diagnostic> m_diagnostics;
+    std::vector<CaseResult> m_caseResults;
+};
+
+using CatalogPtr = std::shared_ptr<const Catalog>;
+
+/// `*` and `?` wildcard match (no character classes).
+bool globMatch(std::string_view pattern, std::string_view text);
+bool anyGlobMatch(const std::vector<std::string>& patterns, std::string_view text);
+
+}  // namespace attrib::engine

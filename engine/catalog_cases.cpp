@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Inline cases: extractor lines with expected captures, and small pipeline inputs (observations or
+// symptoms) with expected statuses, root cause and terminal state.
+#include "engine/catalog_cases.h"
+
+#include "engine/extractor.h"
+#include "engine/json_util.h"
+#include "engine/refine_eval.h"
+
+#include <algorithm>
+
+using nlohmann::json;
+
+namespace attrib::engine {
+
+namespace {
+
+TimeNs caseTime(const json& j, const char* key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number())
+        return NoTime;
+    return CaseEpoch + static_cast<TimeNs>(it->get<double>() * 1e9);
+}
+
+TimeSource caseTimeSource(const json& j, TimeNs time)
+{
+    const std::string s = j.value("time_source", std::string());
+    if (s == "boot-relative")
+        return TimeSource::BootRelative;
+    if (s == "none" || time == NoTime)
+        return TimeSource::None;
+    if (s == "inherited")
+        return TimeSource::Inherited;
+    return TimeSource::Absolute;
+}
+
+ExecutionContext caseContext(const json& input)
+{
+    ExecutionContext ctx;
+    const json c = input.value("context", json::object());
+    ctx.platform = c.value("platform", std::string());
+    for (const auto& [node, map] : objectAt(c, "pci_to_gpu").items())
+        for (const auto& [pci, gpu] : map.items())
+            ctx.pciToGpu[node][pci] = gpu.get<int>();
+    for (const auto& [node, kinds] : objectAt(c, "collected").items())
+        ctx.collected[node] = kinds.get<std::vector<std::string>>();
+    for (const auto& n : c.value("nodes", json::array()))
+        ctx.nodes.push_back(n.get<std::string>());
+    return ctx;
+}
+
+std::vector<Event> extractCaseObservations(const Catalog& catalog, const json& input)
+{
+    ExtractorSet set(catalog.extractors());
+    std::vector<Event> events;
+    std::uint64_t id = 1;
+    for (const auto& o : input.value("observations", json::array())) {
+        Observation obs;
+        obs.id = id++;
+        obs.kind = sourceKindFromString(o.value("source", std::string("kernel"))).value_or(SourceKind::Unknown);
+        obs.node = o.value("node", std::string());
+        obs.rank = o.value("rank", -1);
+        obs.gpu = o.value("gpu", -1);
+        obs.time = caseTime(o, "at");
+        obs.timeSource = caseTimeSource(o, obs.time);
+        obs.text = o.value("text", std::string());
+        std::vector<LineMatch> matches;
+        set.match(obs.kind, obs.text, matches);
+        for (const auto& m : matches)
+            events.push_back(makeEvent(m, obs));
+    }
+    return events;
+}
+
+std::vector<Symptom> caseSymptoms(const Catalog& catalog, const json& input)
+{
+    std::vector<Symptom> out;
+    std::uint64_t evidence = 1;
+    for (const auto& j : input.value("symptoms", json::array())) {
+        Symptom s;
+        s.name = j.value("name", std::string());
+        const SymptomDef* def = catalog.symptom(s.name);
+        s.domain = def ? def->domain : j.value("domain", std::string("unknown"));
+        s.priority = def ? def->priority : 0;
+        s.node = j.value("node", std::string());
+        s.gpu = j.value("gpu", -1);
+        s.rank = j.value("rank", -1);
+        s.firstSeen = caseTime(j, "at");
+        s.lastSeen = j.contains("until") ? caseTime(j, "until") : s.firstSeen;
+        s.timeSource = caseTimeSource(j, s.firstSeen);
+        s.count = j.value("count", 1u);
+        for (const auto& [k, v] : objectAt(j, "attrs").items())
+            s.attrs[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        s.origin = s.firstSeen;
+        if (def && !def->originAttr.empty() && s.attrs.count(def->originAttr) && s.firstSeen != NoTime)
+            s.origin -= static_cast<TimeNs>(std::stoll(s.attrs[def->originAttr])) * NsPerMs;
+        s.id = symptomIdFor(s.name, s.node, s.gpu);
+        s.evidence = {evidence++};
+        out.push_back(std::move(s));
+    }
+    std::sort(out.begin(), out.end(), [](const Symptom& a, const Symptom& b) { return a.id < b.id; });
+    return out;
+}
+
+}  // namespace
+
+CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, const std::string& kind,
+                        const std::string& ruleId, const PriorityTable* table, TraceSink& trace)
+{
+    CaseRun run;
+    ExecutionContext ctx = caseContext(pc.input);
+    if (pc.input.contains("observations")) {
+        auto events = extractCaseObservations(catalog, pc.input);
+        sortAndNumberEvents(events);
+        run.events = runEarlyRules(catalog, std::move(events), ctx, trace);
+        auto symptoms = buildNodeSymptoms(catalog, run.events, trace);
+        symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace, kind == "scrub" ? ruleId : "");
+        run.symptoms = mergeSymptoms(std::move(symptoms), trace);
+    } else {
+        run.symptoms = caseSymptoms(catalog, pc.input);
+        if (kind == "scrub")
+            run.symptoms = scrubNodeSymptoms(catalog, std::move(run.symptoms), trace, ruleId);
+    }
+    if (kind == "refine")
+        run.symptoms = refineSymptoms(catalog, std::move(run.symptoms), trace, ruleId);
+    if (kind == "priority" || pc.expect.contains("root_cause") || pc.expect.contains("terminal_state")) {
+        run.symptoms = prioritizeSymptoms(catalog, ctx, std::move(run.symptoms), trace, table);
+        run.verdict = mapOutcome(catalog, ctx, run.symptoms, run.events, trace, table);
+    }
+    return run;
+}
+
+namespace {
+
+std::string checkSymptoms(const json& expected, const std::vector<Symptom>& symptoms)
+{
+    for (const auto& [id, want] : expected.items()) {
+        auto it = std::find_if(symptoms.begin(), symptoms.end(), [&](const Symptom& s) { return s.id == id; });
+        const std::string wantStatus = want.is_string() ? want.get<std::string>() : want.value("status", "");
+        if (wantStatus == "absent") {
+            if (it != symptoms.end())
+                return "symptom " + id + " should be absent but is " + toString(it->status);
+            continue;
+        }
+        if (it == symptoms.end()) {
+            std::string have;
+            for (const auto& s : symptoms)
+                have += (have.empty() ? "" : ", ") + s.id;
+            return "symptom " + id + " expected " + wantStatus + " but was not raised (have: " + have + ")";
+        }
+        if (!wantStatus.empty() && wantStatus != toString(it->status))
+            return "symptom " + id + " expected " + wantStatus + " but is " + toString(it->status) +
+                   (it->statusRule.empty() ? "" : " (by " + it->statusRule + ")");
+        if (want.is_object()) {
+            for (const auto& [k, v] : objectAt(want, "attrs").items()) {
+                auto a = it->attrs.find(k);
+                const std::string wantValue = v.is_string() ? v.get<std::string>() : v.dump();
+                if (a == it->attrs.end() || a->second != wantValue)
+                    return "symptom " + id + " attribute " + k + " expected '" + wantValue + "' but is '" +
+                           (a == it->attrs.end() ? std::string("<missing>") : a->second) + "'";
+            }
+            if (want.contains("rule") && want["rule"] != it->statusRule)
+                return "symptom " + id + " expected status rule " + want["rule"].dump() + " but is '" +
+                       it->statusRule + "'";
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+std::string checkExpectation(const PipelineCase& pc, const CaseRun& run)
+{
+    const json& e = pc.expect;
+    if (e.contains("symptoms")) {
+        if (auto failure = checkSymptoms(e["symptoms"], run.symptoms); !failure.empty())
+            return failure;
+    }
+    if (e.contains("terminal_state") && e["terminal_state"] != run.verdict.terminalState)
+        return "terminal_state expected " + e["terminal_state"].dump() + " but is " + run.verdict.terminalState;
+    if (e.contains("sub_domain") && e["sub_domain"] != run.verdict.subDomain)
+        return "sub_domain expected " + e["sub_domain"].dump() + " but is " + run.verdict.subDomain;
+    if (e.contains("root_cause")) {
+        const std::string got = run.verdict.rootCause ? run.verdict.rootCause->symptomId : "<none>";
+        if (e["root_cause"] != got)
+            return "root_cause expected " + e["root_cause"].dump() + " but is " + got;
+    }
+    if (e.contains("candidates") && e["candidates"].get<std::size_t>() != run.verdict.candidates.size())
+        return "expected " + e["candidates"].dump() + " candidates but got " +
+               std::to_string(run.verdict.candidates.size());
+    return {};
+}
+
+std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec)
+{
+    std::map<std::string, std::string> captures;
+    const bool matched = matchRule(rule, ec.line, captures);
+    if (matched != ec.shouldMatch)
+        return ec.shouldMatch ? "line does not match: " + ec.line : "line must not match but does: " + ec.line;
+    for (const auto& [k, want] : ec.fields) {
+        std::string got;
+        if (k == "symptom") {
+            auto values = captures;
+            got = expandTemplate(rule.symptom, values);
+        } else if (auto it = captures.find(k); it != captures.end()) {
+            got = it->second;
+        } else if (auto s = rule.set.find(k); s != rule.set.end()) {
+            got = s->second;
+        } else {
+            return "field '" + k + "' expected '" + want + "' but was not captured";
+        }
+        if (got != want)
+            return "field '" + k + "' expected '" + want + "' but got '" + got + "'";
+    }
+    return {};
+}
+
+namespace {
+
+template <typename Rule, typename RunCase>
+void evaluateRules(std::vector<Rule>& rules, std::vector<CaseResult>& results, std::vector<Diagnostic>& diagnostics,
+                   RunCase runCase)
+{
+    std::vector<Rule> kept;
+    for (auto& rule : rules) {
+        bool ok = true;
+        for (const auto& pc : rule.cases) {
+            const std::string failure = runCase(rule, pc);
+            results.push_back({rule.id, pc.name, failure.empty(), failure, pc.where});
+            if (!failure.empty()) {
+                ok = false;
+                diagnostics.push_back({Diagnostic::Severity::Error, pc.where, rule.id,
+                                       "inline case '" + pc.name + "' failed: " + failure + "; rule left out"});
+            }
+        }
+        if (ok)
+            kept.push_back(rule);  // copied: the catalog may still read `rules` while cases run
+    }
+    rules = std::move(kept);
+}
+
+}  // namespace
+
+void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
+                          std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
+                          std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
+                          std::vector<Diagnostic>& diagnostics)
+{
+    // Extractors: each case line, plus the symptom they name must be registered.
+    std::vector<ExtractorRule> kept;
+    for (auto& rule : extractors) {
+        bool ok = true;
+        if (!rule.symptom.empty() && rule.symptom.find('{') == std::string::npos && !catalog.symptom(rule.symptom)) {
+            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
+                                   "emits unregistered symptom '" + rule.symptom + "'; rule left out"});
+            ok = false;
+        }
+        for (std::size_t i = 0; i < rule.cases.size(); ++i) {
+            const auto& ec = rule.cases[i];
+            const std::string failure = checkExtractorCase(rule, ec);
+            results.push_back({rule.id, "case " + std::to_string(i + 1), failure.empty(), failure, ec.where});
+            if (!failure.empty()) {
+                ok = false;
+                diagnostics.push_back({Diagnostic::Severity::Error, ec.where, rule.id,
+                                       "inline case failed: " + failure + "; rule left out"});
+            }
+        }
+        if (ok)
+            kept.push_back(std::move(rule));
+    }
+    extractors = std::move(kept);
+
+    Trace scratch;
+    evaluateRules(codeRules, results, diagnostics, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {
+        return checkExpectation(pc, runPipelineCase(catalog, pc, "code", rule.id, nullptr, scratch));
+    });
+    evaluateRules(refineRules, results, diagnostics, [&](const RefineRule& rule, const PipelineCase& pc) {
+        return checkExpectation(pc, runPipelineCase(catalog, pc, rule.phase, rule.id, nullptr, scratch));
+    });
+    evaluateRules(tables, results, diagnostics, [&](const PriorityTable& table, const PipelineCase& pc) {
+        return checkExpectation(pc, runPipelineCase(catalog, pc, "priority", table.id, &table, scratch));
+    });
+}
+
+}  // namespace attrib::engine

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Evaluation of the catalog's inline cases (BRIEF §5): a failing case leaves its rule out.
+#pragma once
+
+#include "engine/catalog.h"
+#include "engine/pipeline.h"
+
+namespace attrib::engine {
+
+/// What one pipeline case produced, for checking and for tests.
+struct CaseRun {
+    std::vector<Event> events;
+    std::vector<Symptom> symptoms;
+    Verdict verdict;
+};
+
+/// Base time of case inputs: `"at": 1.5` means 1.5 s after this instant.
+inline constexpr TimeNs CaseEpoch = 1767225600LL * NsPerSec;  // 2026-01-01T00:00:00Z
+
+/// Runs the pipeline on a case's input. `kind` is "code", "refine", "scrub" or "priority".
+CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, const std::string& kind,
+                        const std::string& ruleId, const PriorityTable* table, TraceSink& trace);
+
+/// Checks an expectation block; returns "" when it holds, else the first failed expectation.
+std::string checkExpectation(const PipelineCase& pc, const CaseRun& run);
+
+/// Runs one extractor case; returns "" when it passes.
+std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec);
+
+/// Evaluates all cases in dependency order and erases the rules whose cases fail.
+void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
+                          std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
+                          std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
+                          std::vector<Diagnostic>& diagnostics);
+
+}  // namespace attrib::engine

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// expected.json comparison.
+#include "engine/expectation.h"
+
+namespace attrib::engine {
+
+namespace {
+
+std::string show(const nlohmann::ordered_json& j)
+{
+    return j.is_null() ? "null" : j.dump();
+}
+
+void compareRootCause(const nlohmann::ordered_json& got, const nlohmann::json& want, std::vector<std::string>& out)
+{
+    if (got.is_null()) {
+        out.push_back("root_cause: expected " + want.dump() + " but there is none");
+        return;
+    }
+    for (const auto& [key, value] : want.items()) {
+        const auto& have = got.contains(key) ? got[key] : nlohmann::ordered_json();
+        if (have.dump() != value.dump())
+            out.push_back("root_cause." + key + ": expected " + value.dump() + " but got " + show(have));
+    }
+}
+
+void compareSymptoms(const nlohmann::ordered_json& symptoms, const nlohmann::json& want, std::vector<std::string>& out)
+{
+    for (const auto& [name, fields] : want.items()) {
+        int seen = 0;
+        for (const auto& s : symptoms) {
+            if (s["name"] != name)
+                continue;
+            ++seen;
+            for (const auto& [key, value] : fields.items()) {
+                if (key == "interesting") {
+                    for (const auto& e : s["evidence"])
+                        if (e["interesting"] != value)
+                            out.push_back(s["id"].get<std::string>() + ": evidence not marked interesting");
+                    continue;
+                }
+                if (!s.contains(key) || s[key].dump() != value.dump())
+                    out.push_back(s["id"].get<std::string>() + "." + key + ": expected " + value.dump() + " but got " +
+                                  (s.contains(key) ? show(s[key]) : std::string("<missing>")));
+            }
+        }
+        if (seen == 0 && !(fields.is_object() && fields.value("status", "") == "absent"))
+            out.push_back("symptom " + name + ": expected but not raised");
+    }
+}
+
+}  // namespace
+
+std::vector<std::string> compareWithExpected(const nlohmann::ordered_json& verdict, const nlohmann::json& expected)
+{
+    std::vector<std::string> out;
+    for (const char* key : {"terminal_state", "sub_domain"}) {
+        if (expected.contains(key) && verdict[key] != expected[key])
+            out.push_back(std::string(key) + ": expected " + expected[key].dump() + " but got " + show(verdict[key]));
+    }
+    if (expected.contains("root_cause"))
+        compareRootCause(verdict["root_cause"], expected["root_cause"], out);
+    if (expected.contains("candidates")) {
+        const auto& want = expected["candidates"];
+        const auto& got = verdict["candidates"];
+        if (want.is_number() && got.size() != want.get<std::size_t>())
+            out.push_back("candidates: expected " + want.dump() + " but got " + std::to_string(got.size()));
+        if (want.is_array()) {
+            std::vector<std::string> nodes;
+            for (const auto& c : got)
+                nodes.push_back(c["node"].is_string() ? c["node"].get<std::string>() : "");
+            for (const auto& n : want)
+                if (std::find(nodes.begin(), nodes.end(), n.get<std::string>()) == nodes.end())
+                    out.push_back("candidates: expected one on " + n.get<std::string>());
+        }
+    }
+    if (expected.contains("symptoms"))
+        compareSymptoms(verdict["symptoms"], expected["symptoms"], out);
+    return out;
+}
+
+}  // namespace attrib::engine

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RE2::Set classification per source kind, then named-capture extraction on hit lines only.
+#include "engine/extractor.h"
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include "engine/json_util.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace attrib::engine {
+
+struct ExtractorSet::KindSet {
+    re2::RE2::Set set{re2::RE2::Options(), re2::RE2::UNANCHORED};
+    std::vector<const ExtractorRule*> rules;
+    bool compiled = false;
+};
+
+ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
+{
+    for (const auto& rule : rules) {
+        if (!rule.re)
+            continue;
+        for (SourceKind kind : rule.sources) {
+            auto& slot = m_sets[static_cast<std::size_t>(kind)];
+            if (!slot)
+                slot = std::make_unique<KindSet>();
+            std::string error;
+            if (slot->set.Add(rule.pattern, &error) >= 0)
+                slot->rules.push_back(&rule);
+        }
+    }
+    for (auto& slot : m_sets) {
+        if (slot)
+            slot->compiled = slot->set.Compile();
+    }
+}
+
+ExtractorSet::~ExtractorSet() = default;
+
+bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::string, std::string>& captures)
+{
+    if (!rule.re)
+        return false;
+    const re2::RE2& re = *rule.re;
+    const int groups = re.NumberOfCapturingGroups();
+    std::vector<re2::StringPiece> pieces(static_cast<std::size_t>(groups) + 1);
+    if (!re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED, pieces.data(),
+                  groups + 1))
+        return false;
+    for (const auto& [name, index] : re.NamedCapturingGroups()) {
+        const auto& piece = pieces[static_cast<std::size_t>(index)];
+        if (piece.data() != nullptr)
+            captures[name] = std::string(piece.data(), piece.size());
+    }
+    return true;
+}
+
+bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const
+{
+    const auto& slot = m_sets[static_cast<std::size_t>(kind)];
+    if (!slot || !slot->compiled)
+        return false;
+    std::vector<int> hits;
+    re2::RE2::Set::ErrorInfo info;
+    if (!slot->set.Match(re2::StringPiece(text.data(), text.size()), &hits, &info) || hits.empty())
+        return false;
+    std::sort(hits.begin(), hits.end());
+    bool any = false;
+    for (int index : hits) {
+        LineMatch m;
+        m.rule = slot->rules[static_cast<std::size_t>(index)];
+        if (matchRule(*m.rule, text, m.captures)) {
+            out.push_back(std::move(m));
+            any = true;
+        }
+    }
+    return any;
+}
+
+std::vector<std::string> ExtractorSet::rulesFor(SourceKind kind) const
+{
+    std::vector<std::string> ids;
+    if (const auto& slot = m_sets[static_cast<std::size_t>(kind)]) {
+        for (const auto* rule : slot->rules)
+            ids.push_back(rule->id);
+    }
+    return ids;
+}
+
+namespace {
+int toInt(const std::string& s, int fallback)
+{
+    int value = fallback;
+    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+    return ec == std::errc() && ptr == s.data() + s.size() ? value : fallback;
+}
+}  // namespace
+
+std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values)
+{
+    std::string out;
+    out.reserve(tpl.size());
+    for (std::size_t i = 0; i < tpl.size(); ++i) {
+        if (tpl[i] == '{') {
+            const auto close = tpl.find('}', i);
+            if (close != std::string::npos) {
+                const auto it = values.find(tpl.substr(i + 1, close - i - 1));
+                out += it != values.end() && !it->second.empty() ? it->second : "?";
+                i = close;
+                continue;
+            }
+        }
+        out += tpl[i];
+    }
+    return out;
+}
+
+Event makeEvent(const LineMatch& match, const Observation& obs)
+{
+    const ExtractorRule& rule = *match.rule;
+    Event e;
+    e.type = rule.event;
+    e.rule = rule.id;
+    e.attrs = match.captures;
+    for (const auto& [k, v] : rule.set)
+        e.attrs.emplace(k, v);
+    auto take = [&](const char* key) -> std::string {
+        auto it = e.attrs.find(key);
+        return it == e.attrs.end() ? std::string() : it->second;
+    };
+    e.node = obs.node;
+    if (auto node = e.attrs.find("node"); node != e.attrs.end() && !node->second.empty()) {
+        e.node = node->second.substr(0, node->second.find('.'));
+        for (auto& c : e.node)
+            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    if (rule.jobWide)
+        e.node.clear();
+    e.gpu = toInt(take("gpu"), obs.gpu);
+    e.rank = toInt(take("rank"), obs.rank);
+    e.link = take("link");
+    e.time = obs.time;
+    e.timeSource = obs.timeSource;
+    if (!rule.timeFrom.empty()) {
+        if (auto t = e.attrs.find(rule.timeFrom); t != e.attrs.end()) {
+            if (const TimeNs parsed = parseIsoTime(t->second); parsed != NoTime) {
+                e.time = parsed;
+                e.timeSource = TimeSource::Absolute;
+            }
+        }
+    }
+    e.sympathetic = rule.sympathetic;
+    e.observations.push_back(obs.id);
+    if (!rule.symptom.empty()) {
+        auto values = e.attrs;
+        values["node"] = e.node;
+        e.symptom = expandTemplate(rule.symptom, values);
+    }
+    return e;
+}
+
+}  // namespace attrib::engine

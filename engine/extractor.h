@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Extract phase: the catalog's extractor rules compiled into one RE2::Set per source kind.
+#pragma once
+
+#include "engine/catalog.h"
+
+#include <array>
+#include <memory>
+#include <string_view>
+
+namespace re2 {
+class RE2;
+class Set;
+}
+
+namespace attrib::engine {
+
+/// An event found on one line, before ids and observation links are assigned.
+struct LineMatch {
+    const ExtractorRule* rule = nullptr;
+    std::map<std::string, std::string> captures;
+};
+
+/// Matches lines against every extractor of their source kind in one pass.
+class ExtractorSet {
+public:
+    explicit ExtractorSet(const std::vector<ExtractorRule>& rules);
+    ~ExtractorSet();
+    ExtractorSet(const ExtractorSet&) = delete;
+    ExtractorSet& operator=(const ExtractorSet&) = delete;
+
+    /// Appends the matches of `text` to `out`; returns true when anything matched.
+    bool match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const;
+    /// Ids of the rules that looked at lines of this kind (for "which rules looked at this line").
+    std::vector<std::string> rulesFor(SourceKind kind) const;
+
+private:
+    struct KindSet;
+    std::array<std::unique_ptr<KindSet>, SourceKindCount> m_sets;
+};
+
+/// Runs one rule's pattern on a line; fills the named captures. Used by the set and by inline cases.
+bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::string, std::string>& captures);
+
+/// Builds the event a match emits from an observation (node/gpu/rank/link taken from captures or the line).
+Event makeEvent(const LineMatch& match, const Observation& obs);
+
+/// Expands `{name}` placeholders from a map; unknown names expand to "?".
+std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values);
+
+}  // namespace attrib::engine

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Line lookup, hashing and ISO time formatting for the engine.
+#include "engine/json_util.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdio>
+
+namespace attrib::engine {
+
+const nlohmann::json& objectAt(const nlohmann::json& j, const char* key)
+{
+    static const nlohmann::json empty = nlohmann::json::object();
+    if (!j.is_object())
+        return empty;
+    auto it = j.find(key);
+    return it != j.end() && it->is_object() ? *it : empty;
+}
+
+SourceText::SourceText(std::string text)
+    : m_text(std::move(text))
+{
+    m_lineStarts.push_back(0);
+    for (std::size_t i = 0; i < m_text.size(); ++i)
+        if (m_text[i] == '\n')
+            m_lineStarts.push_back(i + 1);
+}
+
+int SourceText::lineAtOffset(std::size_t offset) const
+{
+    auto it = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), offset);
+    return static_cast<int>(it - m_lineStarts.begin());
+}
+
+std::size_t SourceText::offsetOf(std::string_view needle, std::size_t from) const
+{
+    if (from == std::string::npos)
+        from = 0;
+    return m_text.find(needle, from);
+}
+
+int SourceText::lineOf(std::string_view needle, std::size_t from) const
+{
+    const auto pos = offsetOf(needle, from);
+    return pos == std::string::npos ? 0 : lineAtOffset(pos);
+}
+
+std::string jsonEscapedPrefix(std::string_view s, std::size_t length)
+{
+    std::string dumped = nlohmann::json(std::string(s.substr(0, length))).dump();
+    // drop the quotes, and a possibly split escape at the end
+    dumped = dumped.substr(1, dumped.size() - 2);
+    return dumped.substr(0, std::min<std::size_t>(dumped.size(), length));
+}
+
+std::uint64_t fnv1a(std::string_view data, std::uint64_t seed)
+{
+    std::uint64_t h = seed;
+    for (unsigned char c : data) {
+        h ^= c;
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+namespace {
+// Howard Hinnant's civil-from-days.
+void civilFromDays(std::int64_t z, int& y, unsigned& m, unsigned& d)
+{
+    z += 719468;
+    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const std::int64_t yy = static_cast<std::int64_t>(yoe) + era * 400;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    d = doy - (153 * mp + 2) / 5 + 1;
+    m = mp < 10 ? mp + 3 : mp - 9;
+    y = static_cast<int>(yy + (m <= 2));
+}
+
+std::int64_t daysFromCivil(int y, unsigned m, unsigned d)
+{
+    y -= m <= 2;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+}  // namespace
+
+std::string formatTime(TimeNs time, TimeSource source)
+{
+    if (time == NoTime)
+        return {};
+    char buf[64];
+    if (source == TimeSource::BootRelative) {
+        std::snprintf(buf, sizeof buf, "+%lld.%06llds since boot", static_cast<long long>(time / NsPerSec),
+                      static_cast<long long>((time % NsPerSec) / 1000));
+        return buf;
+    }
+    std::int64_t secs = time / NsPerSec;
+    std::int64_t ns = time % NsPerSec;
+    if (ns < 0) {
+        ns += NsPerSec;
+        --secs;
+    }
+    std::int64_t days = secs / 86400;
+    std::int64_t rem = secs % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        --days;
+    }
+    int y;
+    unsigned m, d;
+    civilFromDays(days, y, m, d);
+    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%06lldZ", y, m, d, static_cast<int>(rem / 3600),
+                  static_cast<int>(rem % 3600 / 60), static_cast<int>(rem % 60), static_cast<long long>(ns / 1000));
+    return buf;
+}
+
+TimeNs parseIsoTime(std::string_view s)
+{
+    auto num = [&](std::size_t pos, std::size_t len, int& out) {
+        if (pos + len > s.size())
+            return false;
+        auto [p, ec] = std::from_chars(s.data() + pos, s.data() + pos + len, out);
+        return ec == std::errc() && p == s.data() + pos + len;
+    };
+    int y, mo, d, h, mi, sec;
+    if (!num(0, 4, y) || s.size() < 19 || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' || !num(8, 2, d) ||
+        (s[10] != 'T' && s[10] != ' ') || !num(11, 2, h) || !num(14, 2, mi) || !num(17, 2, sec))
+        return NoTime;
+    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+        return NoTime;
+    std::size_t pos = 19;
+    std::int64_t frac = 0;
+    if (pos < s.size() && (s[pos] == '.' || s[pos] == ',')) {
+        std::int64_t scale = NsPerSec;
+        for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos) {
+            scale /= 10;
+            frac += (s[pos] - '0') * scale;
+        }
+    }
+    std::int64_t offset = 0;
+    if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
+        int oh = 0, om = 0;
+        if (!num(pos + 1, 2, oh))
+            return NoTime;
+        const std::size_t mpos = pos + 3 < s.size() && s[pos + 3] == ':' ? pos + 4 : pos + 3;
+        num(mpos, 2, om);
+        offset = (s[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
+    }
+    const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+    return ((days * 86400 + h * 3600 + mi * 60 + sec - offset) * NsPerSec) + frac;
+}
+
+}  // namespace attrib::engine

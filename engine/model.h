@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The engine's data model (BRIEF §3): context, observations, events, symptoms, coverage.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attrib::engine {
+
+/// Nanoseconds since the Unix epoch, UTC. `NoTime` marks "unknown".
+using TimeNs = std::int64_t;
+inline constexpr TimeNs NoTime = INT64_MIN;
+inline constexpr TimeNs NsPerMs = 1'000'000;
+inline constexpr TimeNs NsPerSec = 1'000'000'000;
+
+/// How an observation's timestamp was derived; lower confidence further down the list.
+enum class TimeSource { Absolute, YearInferred, BootRelative, Inherited, None };
+
+/// The kind of collector (file format family) an observation came from.
+enum class SourceKind {
+    Kernel,         ///< dmesg (raw / -T), kern.log, journal kernel lines
+    Syslog,         ///< syslog lines from daemons (RFC 3164 / 5424 / ISO)
+    App,            ///< per-rank application logs (NCCL, PyTorch, torchrun, Python)
+    FabricManager,  ///< nvidia-fabricmanager log
+    Slurm,          ///< job stdout/stderr with srun/slurmstepd lines, slurm daemon logs
+    Accounting,     ///< sacct / scontrol / Kubernetes events / Kueue workloads
+    Metrics,        ///< DCGM / Prometheus metric samples
+    Inventory,      ///< nvidia-smi listings, bug reports: topology and identity facts
+    Unknown
+};
+inline constexpr int SourceKindCount = static_cast<int>(SourceKind::Unknown) + 1;
+
+const char* toString(SourceKind kind);
+std::optional<SourceKind> sourceKindFromString(const std::string& name);
+const char* toString(TimeSource source);
+
+/// Where a line came from: a bundle file and a position in it. Evidence text is re-read by offset.
+struct SourceRef {
+    std::uint32_t file = 0;    ///< index into Bundle::files
+    std::uint64_t line = 0;    ///< 1-based line number
+    std::uint64_t offset = 0;  ///< byte offset of the line start
+    std::uint32_t length = 0;  ///< bytes of the (possibly joined) record
+};
+
+/// One normalized piece of evidence: a log record or a metric sample.
+struct Observation {
+    std::uint64_t id = 0;
+    SourceKind kind = SourceKind::Unknown;
+    SourceRef source;
+    std::string node;
+    int rank = -1;
+    int gpu = -1;  ///< local device index when the line names one (NCCL `[n]`)
+    TimeNs time = NoTime;
+    TimeSource timeSource = TimeSource::None;
+    std::string text;  ///< message body after prefixes (kept only for matched lines)
+    // Metric samples
+    std::string metric;
+    double value = 0;
+    std::map<std::string, std::string> labels;
+};
+
+/// A significant fact extracted from observations by a rule.
+struct Event {
+    std::uint64_t id = 0;
+    std::string type;     ///< e.g. "xid", "nccl_warn", "watchdog_timeout"
+    std::string rule;     ///< id of the rule that emitted it
+    std::string symptom;  ///< registered symptom this event raises ("" = context only)
+    std::string node;
+    int gpu = -1;
+    int rank = -1;
+    std::string link;
+    TimeNs time = NoTime;
+    TimeSource timeSource = TimeSource::None;
+    std::map<std::string, std::string> attrs;  ///< decoded fields, sorted for determinism
+    std::vector<std::uint64_t> observations;
+    bool sympathetic = false;  ///< a follow-up of another fault (Xid 45, 154, ...)
+};
+
+enum class SymptomStatus { Active, Demoted, Scrubbed };
+const char* toString(SymptomStatus status);
+
+/// A named condition on one node (or GPU) derived from events.
+struct Symptom {
+    std::string id;  ///< "name@node" or "name@node/gpuN"; stable across runs
+    std::string name;
+    std::string domain;
+    int priority = 0;
+    std::string node;
+    int gpu = -1;
+    int rank = -1;
+    std::string link;
+    TimeNs firstSeen = NoTime;
+    TimeNs lastSeen = NoTime;
+    TimeNs origin = NoTime;  ///< estimated start of the fault (first_seen minus timeouts)
+    TimeSource timeSource = TimeSource::None;  ///< least certain source among its events
+    std::uint32_t count = 0;
+    SymptomStatus status = SymptomStatus::Active;
+    std::string statusRule;
+    std::string statusReason;
+    std::string causedBy;  ///< symptom id that explains this one (demotion / scrub source)
+    bool interesting = false;
+    bool sympathetic = false;
+    std::map<std::string, std::string> attrs;
+    std::vector<std::uint64_t> events;
+    std::vector<std::uint64_t> evidence;  ///< observation ids, in time order
+};
+
+enum class CoverageStatus { Ok, Partial, Errored, Missing, Skipped };
+const char* toString(CoverageStatus status);
+
+/// One bundle file as read: what it was sniffed as, what was read, what went wrong.
+struct FileCoverage {
+    std::string path;  ///< path relative to the bundle root
+    SourceKind kind = SourceKind::Unknown;
+    std::string format;  ///< finer format name, e.g. "dmesg-T", "rfc3164"
+    std::string node;
+    std::uint64_t lines = 0;
+    std::uint64_t skipped = 0;  ///< lines that could not be used (no parse, binary, ...)
+    TimeNs first = NoTime;
+    TimeNs last = NoTime;
+    CoverageStatus status = CoverageStatus::Ok;
+    std::vector<std::string> errors;  ///< "file:line: reason"
+};
+
+/// Per collector kind: which files, nodes and time span it covered.
+struct CollectorCoverage {
+    SourceKind kind = SourceKind::Unknown;
+    std::vector<std::string> files;
+    std::vector<std::string> nodes;
+    TimeNs first = NoTime;
+    TimeNs last = NoTime;
+    std::uint64_t lines = 0;
+    std::uint64_t skipped = 0;
+    CoverageStatus status = CoverageStatus::Ok;
+    std::vector<std::string> errors;
+};
+
+/// Per-node clock offset estimated from anchor events (added to that node's times).
+struct ClockOffset {
+    std::string node;
+    TimeNs offset = 0;
+    TimeNs uncertainty = 0;
+    std::string anchor;
+};
+
+/// The scope of one workload attempt.
+struct ExecutionContext {
+    std::string workloadId;
+    std::string scheduler = "none";  ///< slurm | kueue | none
+    int attempt = 0;
+    std::string platform;  ///< gb200 | h100 | a100 | "" (unknown)
+    TimeNs start = NoTime;
+    TimeNs end = NoTime;
+    std::vector<std::string> nodes;
+    std::map<int, std::pair<std::string, int>> rankMap;  ///< rank -> (node, local gpu)
+    /// node -> PCI address ("0009:01:00") -> GPU index, learned from evidence
+    std::map<std::string, std::map<std::string, int>> pciToGpu;
+    std::string source;  ///< where the context came from (workload.json, inferred, ...)
+    /// node -> source kinds that delivered evidence for it (to name missing evidence)
+    std::map<std::string, std::vector<std::string>> collected;
+};
+
+}  // namespace attrib::engine

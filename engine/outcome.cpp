@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Phases 8-9: the platform priority table narrows the active set; outcome mapping names the terminal
+// state, sub-domain, root cause and action, or reports an honest "ambiguous" with candidates.
+#include "engine/extractor.h"
+#include "engine/json_util.h"
+#include "engine/pipeline.h"
+
+#include <algorithm>
+#include <set>
+
+namespace attrib::engine {
+
+int effectivePriority(const Catalog& catalog, const PriorityTable* table, const Symptom& symptom)
+{
+    if (table) {
+        for (const auto& [glob, priority] : table->overrides)
+            if (globMatch(glob, symptom.name))
+                return priority;
+    }
+    const SymptomDef* def = catalog.symptom(symptom.name);
+    return def ? def->priority : symptom.priority;
+}
+
+namespace {
+
+bool absoluteTime(const Symptom& s)
+{
+    return s.origin != NoTime && s.timeSource != TimeSource::BootRelative && s.timeSource != TimeSource::None;
+}
+
+bool earlier(const Symptom* a, const Symptom* b)
+{
+    const TimeNs ta = absoluteTime(*a) ? a->origin : INT64_MAX;
+    const TimeNs tb = absoluteTime(*b) ? b->origin : INT64_MAX;
+    return std::tie(ta, a->id) < std::tie(tb, b->id);
+}
+
+void demote(Symptom& s, const std::string& rule, const std::string& reason, const std::string& cause, TraceSink& trace)
+{
+    TraceStep step;
+    step.phase = "priority";
+    step.rule = rule;
+    step.action = "demote";
+    step.node = s.node;
+    step.gpu = s.gpu;
+    step.summary = s.id + " demoted: " + reason;
+    step.changes.push_back({SymptomChange::Kind::Demoted, s.id, s.status, SymptomStatus::Demoted, reason});
+    trace.record(std::move(step));
+    s.status = SymptomStatus::Demoted;
+    s.statusRule = rule;
+    s.statusReason = reason;
+    s.causedBy = cause;
+    s.interesting = true;
+}
+
+/// The top-priority active symptoms: the earliest per node, sorted by time.
+std::vector<Symptom*> topCandidates(const Catalog& catalog, const PriorityTable* table, std::vector<Symptom>& all,
+                                    int& top)
+{
+    top = INT32_MIN;
+    for (const auto& s : all)
+        if (s.status == SymptomStatus::Active)
+            top = std::max(top, effectivePriority(catalog, table, s));
+    std::vector<Symptom*> best;
+    for (auto& s : all)
+        if (s.status == SymptomStatus::Active && effectivePriority(catalog, table, s) == top)
+            best.push_back(&s);
+    std::sort(best.begin(), best.end(), earlier);
+    return best;
+}
+
+}  // namespace
+
+std::vector<Symptom> prioritizeSymptoms(const Catalog& catalog, const ExecutionContext& context,
+                                        std::vector<Symptom> symptoms, TraceSink& trace, const PriorityTable* table)
+{
+    if (!table)
+        table = catalog.priorityTable(context.platform);
+    const std::string rule = table ? table->id : std::string("PriorityRootCause");
+    int top = 0;
+    const auto best = topCandidates(catalog, table, symptoms, top);
+    TraceStep select;
+    select.phase = "priority";
+    select.rule = rule;
+    select.action = "select";
+    select.details["platform"] = context.platform.empty() ? "unknown" : context.platform;
+    select.details["top_priority"] = std::to_string(top);
+    if (best.empty()) {
+        select.fired = false;
+        select.summary = "no active symptom to rank";
+        trace.record(std::move(select));
+        return symptoms;
+    }
+    std::string names;
+    for (const auto* s : best)
+        names += (names.empty() ? "" : ", ") + s->id;
+    select.details["candidates"] = names;
+    select.summary = "top priority " + std::to_string(top) + ": " + names;
+    trace.record(std::move(select));
+    const std::string leader = best.front()->id;
+    for (auto& s : symptoms) {
+        if (s.status != SymptomStatus::Active)
+            continue;
+        const int p = effectivePriority(catalog, table, s);
+        if (p < top)
+            demote(s, rule, "priority " + std::to_string(p) + " is below " + std::to_string(top) + " of " + leader,
+                   leader, trace);
+    }
+    return symptoms;
+}
+
+namespace {
+
+std::string separatedBy(const ExecutionContext& context, const std::vector<Symptom*>& tied)
+{
+    std::string text;
+    for (const auto* s : tied) {
+        auto it = context.collected.find(s->node);
+        const bool hasKernel = it != context.collected.end() &&
+                               std::find(it->second.begin(), it->second.end(), "kernel") != it->second.end();
+        if (!hasKernel && !s->node.empty())
+            text += (text.empty() ? "" : "; ") + std::string("kernel log of ") + s->node +
+                    " is missing; collect journalctl -k (or dmesg -T) from it";
+    }
+    if (text.empty())
+        text = "first errors are closer than the clock-skew bound; collect chrony/NTP offsets of the nodes or "
+               "the NCCL flight recorder to order them";
+    return text;
+}
+
+Candidate toCandidate(const Catalog& catalog, const Symptom& s)
+{
+    const SymptomDef* def = catalog.symptom(s.name);
+    Candidate c;
+    c.symptomId = s.id;
+    c.symptom = s.name;
+    c.node = s.node;
+    c.gpu = s.gpu;
+    c.time = s.firstSeen;
+    c.terminalState = def ? def->terminalState : "unknown";
+    c.subDomain = s.domain;
+    c.summary = def ? expandTemplate(def->summary, templateValues(s)) : s.name;
+    return c;
+}
+
+std::uint64_t decisiveObservation(const Symptom& s, const std::vector<Event>& events)
+{
+    for (auto id : s.events) {
+        auto it = std::lower_bound(events.begin(), events.end(), id,
+                                   [](const Event& e, std::uint64_t v) { return e.id < v; });
+        if (it != events.end() && it->id == id && !it->observations.empty())
+            return it->observations.front();
+    }
+    return s.evidence.empty() ? 0 : s.evidence.front();
+}
+
+void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<Event>& events,
+                   const std::string& rule, Verdict& v)
+{
+    const SymptomDef* def = catalog.symptom(s.name);
+    const auto values = templateValues(s);
+    RootCause rc;
+    rc.symptomId = s.id;
+    rc.symptom = s.name;
+    rc.node = s.node;
+    rc.gpu = s.gpu;
+    rc.rank = s.rank;
+    rc.link = s.link;
+    rc.time = s.firstSeen;
+    rc.summary = def ? expandTemplate(def->summary, values) : s.name;
+    rc.rule = rule;
+    rc.decisiveObservation = decisiveObservation(s, events);
+    v.terminalState = def ? def->terminalState : "unknown";
+    v.subDomain = s.domain;
+    v.action.action = def ? expandTemplate(def->action, values) : "";
+    v.action.target = def ? expandTemplate(def->target, values) : s.node;
+    v.action.why = rc.summary;
+    v.rootCause = rc;
+}
+
+}  // namespace
+
+Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, const std::vector<Symptom>& symptoms,
+                   const std::vector<Event>& events, TraceSink& trace, const PriorityTable* table)
+{
+    if (!table)
+        table = catalog.priorityTable(context.platform);
+    const std::string rule = table ? table->id : std::string("PriorityRootCause");
+    std::vector<Symptom> working = symptoms;
+    int top = 0;
+    auto best = topCandidates(catalog, table, working, top);
+    Verdict v;
+    std::set<std::string> affected;
+    for (const auto& s : symptoms)
+        if (s.status != SymptomStatus::Scrubbed && !s.node.empty())
+            affected.insert(s.node);
+    v.affectedNodes.assign(affected.begin(), affected.end());
+    TraceStep step;
+    step.phase = "outcome";
+    step.rule = "OutcomeMapping";
+    step.action = "map";
+    if (best.empty()) {
+        v.action = {"collect more evidence (kernel logs, application logs, scheduler records) and re-run", "", 
+                    "no failure pattern of the catalog matched the evidence"};
+        v.explanation = "No symptom was found; the verdict is unknown.";
+        step.summary = "no active symptom: unknown";
+        trace.record(std::move(step));
+        return v;
+    }
+    // Earliest candidate per node.
+    std::vector<Symptom*> perNode;
+    std::set<std::string> seen;
+    for (auto* s : best)
+        if (seen.insert(s->node).second)
+            perNode.push_back(s);
+    const TimeNs tie = table ? table->tieWindow : 5 * NsPerSec;
+    const bool clearLead = perNode.size() == 1 ||
+                           (absoluteTime(*perNode[0]) && absoluteTime(*perNode[1]) &&
+                            perNode[1]->origin - perNode[0]->origin > tie);
+    if (clearLead) {
+        fillRootCause(catalog, *perNode[0], events, rule, v);
+        step.summary = "root cause " + perNode[0]->id + " -> " + v.terminalState + " / " + v.subDomain;
+        v.explanation = v.rootCause->summary + ".";
+    } else {
+        v.terminalState = "ambiguous";
+        std::set<std::string> domains;
+        for (auto* s : perNode) {
+            v.candidates.push_back(toCandidate(catalog, *s));
+            domains.insert(s->domain);
+        }
+        const std::string sep = separatedBy(context, perNode);
+        for (auto& c : v.candidates)
+            c.separatedBy = sep;
+        v.subDomain = domains.size() == 1 ? *domains.begin() : "unknown";
+        v.action = {"collect the evidence that separates the candidates, then re-run", "", sep};
+        v.explanation = std::to_string(perNode.size()) +
+                        " unrelated candidates on different nodes cannot be ordered: " + sep + ".";
+        step.summary = "ambiguous between " + std::to_string(perNode.size()) + " candidates";
+    }
+    step.details["terminal_state"] = v.terminalState;
+    step.details["sub_domain"] = v.subDomain;
+    trace.record(std::move(step));
+    return v;
+}
+
+Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace)
+{
+    sortAndNumberEvents(events);
+    Correlation c;
+    c.events = runEarlyRules(catalog, std::move(events), context, trace);
+    auto symptoms = buildNodeSymptoms(catalog, c.events, trace);
+    symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace);
+    symptoms = mergeSymptoms(std::move(symptoms), trace);
+    symptoms = refineSymptoms(catalog, std::move(symptoms), trace);
+    symptoms = prioritizeSymptoms(catalog, context, std::move(symptoms), trace);
+    c.verdict = mapOutcome(catalog, context, symptoms, c.events, trace);
+    c.symptoms = std::move(symptoms);
+    c.context = std::move(context);
+    return c;
+}
+
+}  // namespace attrib::engine

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The pipeline phases of BRIEF §4 after extraction, each a plain function over its inputs that
+// returns new values and reports its steps to a trace sink.
+#pragma once
+
+#include "engine/catalog.h"
+#include "engine/verdict.h"
+
+namespace attrib::engine {
+
+/// Phase 4: early event rules (C++ rules such as HandleXidBurstEvents), in catalog order.
+std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> events, ExecutionContext& context,
+                                 TraceSink& trace, const std::string& onlyRule = {});
+
+/// Phase 5a: one symptom per (name, node, GPU) from the events that raise symptoms.
+std::vector<Symptom> buildNodeSymptoms(const Catalog& catalog, const std::vector<Event>& events, TraceSink& trace);
+
+/// Phase 5b: per-node scrub: sympathetic follow-ups, superseded symptoms, scrub-phase rules.
+std::vector<Symptom> scrubNodeSymptoms(const Catalog& catalog, std::vector<Symptom> symptoms, TraceSink& trace,
+                                       const std::string& onlyRule = {});
+
+/// Phase 6: the job-wide set, sorted by id (same-id symptoms from several sources combined).
+std::vector<Symptom> mergeSymptoms(std::vector<Symptom> symptoms, TraceSink& trace);
+
+/// Phase 7: refinement (demotion) rules over the job-wide set.
+std::vector<Symptom> refineSymptoms(const Catalog& catalog, std::vector<Symptom> symptoms, TraceSink& trace,
+                                    const std::string& onlyRule = {});
+
+/// Phase 8: the platform priority table narrows the active set.
+std::vector<Symptom> prioritizeSymptoms(const Catalog& catalog, const ExecutionContext& context,
+                                        std::vector<Symptom> symptoms, TraceSink& trace,
+                                        const PriorityTable* table = nullptr);
+
+/// Phase 9: terminal state, sub-domain, root cause, action, or ambiguous with candidates.
+Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, const std::vector<Symptom>& symptoms,
+                   const std::vector<Event>& events, TraceSink& trace, const PriorityTable* table = nullptr);
+
+/// Phases 4-9 in order.
+struct Correlation {
+    ExecutionContext context;
+    std::vector<Event> events;
+    std::vector<Symptom> symptoms;
+    Verdict verdict;
+};
+Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace);
+
+/// Orders events by time (unknown last), node, then first observation; renumbers ids from 1.
+void sortAndNumberEvents(std::vector<Event>& events);
+
+/// The stable id of a symptom: "name@node" or "name@node/gpuN" ("name@job" when no node).
+std::string symptomIdFor(const std::string& name, const std::string& node, int gpu);
+
+/// Effective priority of a symptom under a table (table override, else registry priority).
+int effectivePriority(const Catalog& catalog, const PriorityTable* table, const Symptom& symptom);
+
+/// Values for templates: node, gpu, rank, link, time, name, plus the symptom's attributes.
+std::map<std::string, std::string> templateValues(const Symptom& symptom);
+
+}  // namespace attrib::engine

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Phase 7: declarative demotion rules ("when A is active on the same node / any node within a causal
+// window, demote B"). Demoted evidence stays and is marked interesting.
+#include "engine/refine_eval.h"
+
+#include "engine/extractor.h"
+#include "engine/json_util.h"
+#include "engine/pipeline.h"
+
+#include <algorithm>
+
+namespace attrib::engine {
+
+namespace {
+
+bool matchesCause(const RefineRule& rule, const Symptom& s)
+{
+    if (anyGlobMatch(rule.exceptCauses, s.name))
+        return false;
+    return anyGlobMatch(rule.causes, s.name) || anyGlobMatch(rule.causeDomains, s.domain);
+}
+
+bool matchesTarget(const RefineRule& rule, const Symptom& s)
+{
+    if (anyGlobMatch(rule.exceptTargets, s.name))
+        return false;
+    return anyGlobMatch(rule.targets, s.name) || anyGlobMatch(rule.targetDomains, s.domain);
+}
+
+bool comparableTimes(const Symptom& a, const Symptom& b)
+{
+    auto ok = [](const Symptom& s) {
+        return s.origin != NoTime && s.timeSource != TimeSource::BootRelative && s.timeSource != TimeSource::None;
+    };
+    return ok(a) && ok(b);
+}
+
+std::string seconds(TimeNs ns)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.3fs", static_cast<double>(ns) / 1e9);
+    return buf;
+}
+
+struct Check {
+    bool scopeOk = true;
+    bool windowOk = true;
+    bool windowChecked = true;
+    std::map<std::string, std::string> values;
+};
+
+Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& target)
+{
+    Check c;
+    c.values["cause"] = cause.id;
+    c.values["target"] = target.id;
+    c.values["scope"] = toString(rule.scope);
+    switch (rule.scope) {
+    case RefineRule::Scope::SameGpu: c.scopeOk = cause.node == target.node && cause.gpu == target.gpu; break;
+    case RefineRule::Scope::SameNode: c.scopeOk = cause.node == target.node; break;
+    case RefineRule::Scope::AnyNode: c.scopeOk = true; break;
+    }
+    c.values["scope_ok"] = c.scopeOk ? "true" : "false";
+    if (!comparableTimes(cause, target)) {
+        // Without a usable cause time there is no causal window: do not fire. A target without a usable
+        // time (e.g. an unstamped NCCL line) is explained when the scope holds, and the step says so.
+        c.windowChecked = false;
+        c.windowOk = cause.origin != NoTime && cause.timeSource != TimeSource::BootRelative &&
+                     cause.timeSource != TimeSource::None;
+        c.values["window"] = c.windowOk ? "not checked: the target's time is unknown or boot-relative"
+                                        : "not evaluated: the cause's time is unknown or boot-relative";
+        c.values["target_origin_minus_cause"] = "unknown";
+        return c;
+    }
+    const TimeNs delta = target.origin - cause.firstSeen;
+    c.windowOk = delta >= -rule.before && delta <= rule.after;
+    c.values["target_origin_minus_cause"] = seconds(delta);
+    c.values["window"] = "[" + seconds(-rule.before) + ", " + seconds(rule.after) + "]";
+    c.values["window_ok"] = c.windowOk ? "true" : "false";
+    return c;
+}
+
+std::map<std::string, std::string> reasonValues(const Symptom& cause, const Symptom& target)
+{
+    std::map<std::string, std::string> v;
+    for (const auto& [k, val] : templateValues(cause))
+        v["cause." + k] = val;
+    for (const auto& [k, val] : templateValues(target))
+        v["target." + k] = val;
+    return v;
+}
+
+void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom& target, const Check& c,
+                    TraceSink& trace)
+{
+    TraceStep step;
+    step.phase = rule.phase;
+    step.rule = rule.id;
+    step.action = "evaluate";
+    step.fired = false;
+    step.node = target.node;
+    step.gpu = target.gpu;
+    step.windowStart = cause.firstSeen == NoTime ? NoTime : cause.firstSeen - rule.before;
+    step.windowEnd = cause.firstSeen == NoTime ? NoTime : cause.firstSeen + rule.after;
+    step.details = c.values;
+    step.summary = target.id + " not " + (rule.phase == "scrub" ? "scrubbed" : "demoted") + " by " + cause.id + ": " +
+                   (!c.scopeOk ? "outside scope " + std::string(toString(rule.scope))
+                               : "origin " + c.values.at("target_origin_minus_cause") + " outside window " +
+                                     c.values.at("window"));
+    trace.record(std::move(step));
+}
+
+void apply(const RefineRule& rule, const Symptom& cause, Symptom& target, const Check& c, TraceSink& trace)
+{
+    const bool scrubbing = rule.phase == "scrub";
+    const SymptomStatus to = scrubbing ? SymptomStatus::Scrubbed : SymptomStatus::Demoted;
+    const std::string reason = expandTemplate(rule.reason, reasonValues(cause, target));
+    TraceStep step;
+    step.phase = rule.phase;
+    step.rule = rule.id;
+    step.action = scrubbing ? "scrub" : "demote";
+    step.node = target.node;
+    step.gpu = target.gpu;
+    step.windowStart = cause.firstSeen == NoTime ? NoTime : cause.firstSeen - rule.before;
+    step.windowEnd = cause.firstSeen == NoTime ? NoTime : cause.firstSeen + rule.after;
+    step.details = c.values;
+    step.summary = target.id + (scrubbing ? " scrubbed" : " demoted") + " by " + cause.id + ": " + reason;
+    step.changes.push_back({scrubbing ? SymptomChange::Kind::Scrubbed : SymptomChange::Kind::Demoted, target.id,
+                            target.status, to, reason});
+    trace.record(std::move(step));
+    target.status = to;
+    target.statusRule = rule.id;
+    target.statusReason = reason;
+    target.causedBy = cause.id;
+    target.interesting = true;
+}
+
+}  // namespace
+
+void applyRefineRule(const Catalog&, const RefineRule& rule, std::vector<Symptom>& symptoms, TraceSink& trace)
+{
+    std::vector<std::size_t> causes;
+    for (std::size_t i = 0; i < symptoms.size(); ++i)
+        if (matchesCause(rule, symptoms[i]))
+            causes.push_back(i);
+    std::stable_sort(causes.begin(), causes.end(), [&](std::size_t a, std::size_t b) {
+        const auto& x = symptoms[a];
+        const auto& y = symptoms[b];
+        const TimeNs tx = x.firstSeen == NoTime ? INT64_MAX : x.firstSeen;
+        const TimeNs ty = y.firstSeen == NoTime ? INT64_MAX : y.firstSeen;
+        return std::tie(tx, x.id) < std::tie(ty, y.id);
+    });
+    bool anyActiveCause = false;
+    for (std::size_t ci : causes) {
+        const Symptom& cause = symptoms[ci];
+        if (cause.status != SymptomStatus::Active)
+            continue;
+        anyActiveCause = true;
+        for (auto& target : symptoms) {
+            if (&target == &cause || target.status != SymptomStatus::Active || !matchesTarget(rule, target))
+                continue;
+            const Check c = evaluate(rule, cause, target);
+            if (c.scopeOk && c.windowOk)
+                apply(rule, cause, target, c, trace);
+            else
+                recordNotFired(rule, cause, target, c, trace);
+        }
+    }
+    if (!anyActiveCause) {
+        TraceStep step;
+        step.phase = rule.phase;
+        step.rule = rule.id;
+        step.action = "evaluate";
+        step.fired = false;
+        step.summary = "no active cause symptom matches " + rule.id;
+        step.details["causes_matched"] = std::to_string(causes.size());
+        trace.record(std::move(step));
+    }
+}
+
+std::vector<Symptom> refineSymptoms(const Catalog& catalog, std::vector<Symptom> symptoms, TraceSink& trace,
+                                    const std::string& onlyRule)
+{
+    std::vector<const RefineRule*> rules;
+    for (const auto& rule : catalog.refineRules())
+        if (rule.phase == "refine" && (onlyRule.empty() || rule.id == onlyRule))
+            rules.push_back(&rule);
+    std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
+    for (const auto* rule : rules)
+        applyRefineRule(catalog, *rule, symptoms, trace);
+    return symptoms;
+}
+
+}  // namespace attrib::engine

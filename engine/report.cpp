@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Text and Markdown reports built from one neutral outline, so both say the same thing.
+#include "engine/report.h"
+
+#include "engine/json_util.h"
+
+#include <sstream>
+
+namespace attrib::engine {
+
+std::string evidenceLocation(const AnalysisResult& r, std::uint64_t observation)
+{
+    const Observation* o = r.observation(observation);
+    if (!o || o->source.file >= r.files.size())
+        return {};
+    return r.files[o->source.file].path + ":" + std::to_string(o->source.line);
+}
+
+namespace {
+
+/// One labelled line of the report.
+struct Row {
+    std::string label;
+    std::string value;
+};
+
+std::string gpuText(int gpu)
+{
+    return gpu >= 0 ? " GPU " + std::to_string(gpu) : std::string();
+}
+
+std::vector<Row> verdictRows(const AnalysisResult& r)
+{
+    const Verdict& v = r.verdict;
+    std::vector<Row> rows;
+    rows.push_back({"Verdict", v.terminalState + " / " + v.subDomain});
+    if (v.rootCause) {
+        const RootCause& rc = *v.rootCause;
+        rows.push_back({"Root cause", rc.symptom + " on " + rc.node + gpuText(rc.gpu) + " at " + formatTime(rc.time)});
+        rows.push_back({"Summary", rc.summary});
+        if (const Observation* o = r.observation(rc.decisiveObservation))
+            rows.push_back({"Evidence", evidenceLocation(r, o->id) + "  " + o->text});
+        rows.push_back({"Chosen by", rc.rule});
+    }
+    for (const auto& c : v.candidates)
+        rows.push_back({"Candidate", c.symptom + " on " + c.node + gpuText(c.gpu) + " at " + formatTime(c.time) +
+                                         ": " + c.summary});
+    if (!v.candidates.empty())
+        rows.push_back({"Would separate", v.candidates.front().separatedBy});
+    rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});
+    std::string nodes;
+    for (const auto& n : v.affectedNodes)
+        nodes += (nodes.empty() ? "" : ", ") + n;
+    rows.push_back({"Affected nodes", nodes.empty() ? "-" : nodes});
+    return rows;
+}
+
+std::string coverageLine(const CollectorCoverage& c)
+{
+    std::ostringstream s;
+    s << toString(c.kind) << ": " << c.files.size() << " file(s), " << c.nodes.size() << " node(s), " << c.lines
+      << " lines, " << c.skipped << " skipped, " << toString(c.status);
+    return s.str();
+}
+
+}  // namespace
+
+std::string reportText(const AnalysisResult& r)
+{
+    std::ostringstream out;
+    out << "Bundle " << r.bundlePath;
+    if (!r.context.workloadId.empty())
+        out << " (workload " << r.context.workloadId << ", " << r.context.scheduler << ", "
+            << r.context.nodes.size() << " nodes" << (r.context.platform.empty() ? "" : ", " + r.context.platform)
+            << ")";
+    out << "\n\n";
+    for (const auto& row : verdictRows(r)) {
+        std::string label = row.label + ":";
+        label.resize(16, ' ');
+        out << label << row.value << "\n";
+    }
+    std::size_t explained = 0;
+    for (const auto& s : r.symptoms)
+        explained += s.status != SymptomStatus::Active;
+    out << "\nExplained away (" << explained << " of " << r.symptoms.size() << " symptoms):\n";
+    for (const auto& s : r.symptoms) {
+        if (s.status == SymptomStatus::Active)
+            continue;
+        out << "  " << toString(s.status) << "  " << s.id << " x" << s.count << "  by " << s.statusRule << ": "
+            << s.statusReason << "\n";
+    }
+    out << "\nCoverage:\n";
+    for (const auto& c : r.coverage) {
+        out << "  " << coverageLine(c) << "\n";
+        for (std::size_t i = 0; i < c.errors.size() && i < 8; ++i)
+            out << "    ! " << c.errors[i] << "\n";
+        if (c.errors.size() > 8)
+            out << "    ! ... " << c.errors.size() - 8 << " more\n";
+    }
+    for (const auto& d : r.diagnostics)
+        out << "  catalog: " << d << "\n";
+    return out.str();
+}
+
+std::string reportMarkdown(const AnalysisResult& r)
+{
+    std::ostringstream out;
+    out << "## Attribution: " << r.verdict.terminalState << " / " << r.verdict.subDomain << "\n\n";
+    out << "| | |\n|---|---|\n";
+    out << "| Bundle | `" << r.bundlePath << "` |\n";
+    if (!r.context.workloadId.empty())
+        out << "| Workload | " << r.context.workloadId << " (" << r.context.scheduler << ") |\n";
+    for (const auto& row : verdictRows(r)) {
+        std::string value = row.value;
+        for (std::size_t p = 0; (p = value.find('|', p)) != std::string::npos; p += 2)
+            value.replace(p, 1, "\\|");
+        out << "| " << row.label << " | " << value << " |\n";
+    }
+    out << "\n### Symptoms\n\n| status | symptom | count | rule | reason |\n|---|---|---|---|---|\n";
+    for (const auto& s : r.symptoms)
+        out << "| " << toString(s.status) << " | " << s.id << " | " << s.count << " | " << s.statusRule << " | "
+            << s.statusReason << " |\n";
+    out << "\n### Coverage\n\n";
+    for (const auto& c : r.coverage) {
+        out << "- " << coverageLine(c) << "\n";
+        for (const auto& e : c.errors)
+            out << "  - " << e << "\n";
+    }
+    out << "\n_Engine " << r.engine.version << ", catalog " << r.engine.catalogVersion << " (" << r.engine.catalogHash
+        << ")_\n";
+    return out.str();
+}
+
+}  // namespace attrib::engine

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Phases 4-6: early rules, per-node symptoms, per-node scrub, job-wide merge.
+#include "engine/json_util.h"
+#include "engine/pipeline.h"
+#include "engine/refine_eval.h"
+
+#include <algorithm>
+#include <set>
+
+namespace attrib::engine {
+
+std::string symptomIdFor(const std::string& name, const std::string& node, int gpu)
+{
+    std::string id = name + "@" + (node.empty() ? std::string("job") : node);
+    if (gpu >= 0)
+        id += "/gpu" + std::to_string(gpu);
+    return id;
+}
+
+namespace {
+
+TimeNs attrMs(const std::map<std::string, std::string>& attrs, const std::string& key)
+{
+    auto it = attrs.find(key);
+    if (it == attrs.end())
+        return 0;
+    try {
+        return static_cast<TimeNs>(std::stoll(it->second)) * NsPerMs;
+    } catch (...) {
+        return 0;
+    }
+}
+
+bool confident(TimeSource s)
+{
+    return s == TimeSource::Absolute || s == TimeSource::YearInferred;
+}
+
+void absorb(Symptom& s, const Event& e)
+{
+    if (s.count == 0) {
+        s.attrs = e.attrs;
+        s.rank = e.rank;
+        s.link = e.link;
+        s.sympathetic = e.sympathetic;
+        s.timeSource = e.timeSource;
+    } else {
+        s.sympathetic = s.sympathetic && e.sympathetic;
+        if (e.rank >= 0 && e.rank != s.rank) {
+            std::string& ranks = s.attrs["ranks"];
+            if (ranks.empty() && s.rank >= 0)
+                ranks = std::to_string(s.rank);
+            ranks += (ranks.empty() ? "" : ",") + std::to_string(e.rank);
+        }
+    }
+    // A line without its own stamp inherits the previous line's time, which is only a lower bound:
+    // such times count only while no event of the symptom has a stamp of its own.
+    const bool better = confident(e.timeSource) && !confident(s.timeSource);
+    const bool comparable = confident(e.timeSource) == confident(s.timeSource);
+    if (e.time != NoTime && (better || s.firstSeen == NoTime || (comparable && e.time < s.firstSeen))) {
+        s.firstSeen = e.time;
+        if (better || s.count == 0)
+            s.lastSeen = e.time;
+    }
+    if (better)
+        s.timeSource = e.timeSource;
+    if (e.time != NoTime && (comparable || better) && (s.lastSeen == NoTime || e.time > s.lastSeen))
+        s.lastSeen = e.time;
+    ++s.count;
+    s.events.push_back(e.id);
+    s.evidence.insert(s.evidence.end(), e.observations.begin(), e.observations.end());
+}
+
+}  // namespace
+
+void sortAndNumberEvents(std::vector<Event>& events)
+{
+    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
+        const TimeNs ta = a.time == NoTime ? INT64_MAX : a.time;
+        const TimeNs tb = b.time == NoTime ? INT64_MAX : b.time;
+        if (ta != tb)
+            return ta < tb;
+        if (a.node != b.node)
+            return a.node < b.node;
+        const auto oa = a.observations.empty() ? 0 : a.observations.front();
+        const auto ob = b.observations.empty() ? 0 : b.observations.front();
+        if (oa != ob)
+            return oa < ob;
+        return a.type < b.type;
+    });
+    std::uint64_t id = 1;
+    for (auto& e : events)
+        e.id = id++;
+}
+
+std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> events, ExecutionContext& context,
+                                 TraceSink& trace, const std::string& onlyRule)
+{
+    std::vector<const CodeRuleEntry*> rules;
+    for (const auto& entry : catalog.codeRules())
+        if (entry.phase == "early" && (onlyRule.empty() || entry.id == onlyRule))
+            rules.push_back(&entry);
+    std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
+    for (const auto* entry : rules) {
+        events = entry->rule->run(std::move(events), context, catalog, trace);
+        sortAndNumberEvents(events);
+    }
+    return events;
+}
+
+std::vector<Symptom> buildNodeSymptoms(const Catalog& catalog, const std::vector<Event>& events, TraceSink& trace)
+{
+    std::map<std::string, Symptom> byId;
+    for (const auto& e : events) {
+        if (e.symptom.empty())
+            continue;
+        const SymptomDef* def = catalog.symptom(e.symptom);
+        if (!def) {
+            TraceStep step;
+            step.phase = "symptoms";
+            step.rule = e.rule;
+            step.action = "unregistered";
+            step.fired = false;
+            step.summary = "event names symptom '" + e.symptom + "' which is not registered; ignored";
+            step.events = {e.id};
+            trace.record(std::move(step));
+            continue;
+        }
+        const std::string id = symptomIdFor(def->name, e.node, e.gpu);
+        Symptom& s = byId[id];
+        if (s.count == 0) {
+            s.id = id;
+            s.name = def->name;
+            s.domain = def->domain;
+            s.priority = def->priority;
+            s.node = e.node;
+            s.gpu = e.gpu;
+        }
+        absorb(s, e);
+    }
+    std::vector<Symptom> out;
+    for (auto& [id, s] : byId) {
+        const SymptomDef* def = catalog.symptom(s.name);
+        s.origin = s.firstSeen;
+        if (def && !def->originAttr.empty() && s.firstSeen != NoTime)
+            s.origin = s.firstSeen - attrMs(s.attrs, def->originAttr);
+        std::sort(s.evidence.begin(), s.evidence.end());
+        s.evidence.erase(std::unique(s.evidence.begin(), s.evidence.end()), s.evidence.end());
+        TraceStep step;
+        step.phase = "symptoms";
+        step.rule = "BuildNodeSymptoms";
+        step.action = "add";
+        step.node = s.node;
+        step.gpu = s.gpu;
+        step.summary = s.id + ": " + std::to_string(s.count) + " event(s), first at " +
+                       formatTime(s.firstSeen, s.timeSource);
+        step.events = s.events;
+        step.changes.push_back({SymptomChange::Kind::Added, s.id, SymptomStatus::Active, SymptomStatus::Active,
+                                "raised by " + std::to_string(s.count) + " event(s)"});
+        trace.record(std::move(step));
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+namespace {
+
+void scrub(Symptom& s, const std::string& rule, const std::string& reason, const std::string& cause, TraceSink& trace,
+           const char* action)
+{
+    TraceStep step;
+    step.phase = "scrub";
+    step.rule = rule;
+    step.action = action;
+    step.node = s.node;
+    step.gpu = s.gpu;
+    step.summary = s.id + " scrubbed: " + reason;
+    step.details["cause"] = cause;
+    step.changes.push_back({SymptomChange::Kind::Scrubbed, s.id, s.status, SymptomStatus::Scrubbed, reason});
+    trace.record(std::move(step));
+    s.status = SymptomStatus::Scrubbed;
+    s.statusRule = rule;
+    s.statusReason = reason;
+    s.causedBy = cause;
+    s.interesting = true;
+}
+
+/// Sympathetic follow-ups (Xid 45, 154, ...) whose primary symptom exists on the same node.
+void scrubSympathetic(std::vector<Symptom>& nodeSymptoms, TraceSink& trace)
+{
+    for (auto& s : nodeSymptoms) {
+        if (!s.sympathetic || s.status != SymptomStatus::Active)
+            continue;
+        auto follows = s.attrs.find("follows");
+        if (follows == s.attrs.end())
+            continue;
+        auto primary = std::find_if(nodeSymptoms.begin(), nodeSymptoms.end(),
+                                    [&](const Symptom& p) { return p.id == follows->second; });
+        if (primary == nodeSymptoms.end() || primary->status == SymptomStatus::Scrubbed)
+            continue;
+        scrub(s, "ScrubSympatheticEvents", "sympathetic follow-up of " + primary->id, primary->id, trace,
+              "sympathetic");
+    }
+}
+
+/// Symptoms a registered symptom supersedes on the same node.
+void scrubSuperseded(const Catalog& catalog, std::vector<Symptom>& nodeSymptoms, TraceSink& trace)
+{
+    for (const auto& s : nodeSymptoms) {
+        const SymptomDef* def = catalog.symptom(s.name);
+        if (!def || def->supersedes.empty() || s.status == SymptomStatus::Scrubbed)
+            continue;
+        for (auto& other : nodeSymptoms) {
+            if (&other == &s || other.status != SymptomStatus::Active || !anyGlobMatch(def->supersedes, other.name))
+                continue;
+            if (s.gpu >= 0 && other.gpu >= 0 && s.gpu != other.gpu)
+                continue;
+            scrub(other, "ScrubSuperseded", "superseded by " + s.id + " on the same node", s.id, trace,
+                  "superseded");
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<Symptom> scrubNodeSymptoms(const Catalog& catalog, std::vector<Symptom> symptoms, TraceSink& trace,
+                                       const std::string& onlyRule)
+{
+    std::stable_sort(symptoms.begin(), symptoms.end(),
+                     [](const Symptom& a, const Symptom& b) { return std::tie(a.node, a.id) < std::tie(b.node, b.id); });
+    std::vector<Symptom> out;
+    auto begin = symptoms.begin();
+    while (begin != symptoms.end()) {
+        auto end = std::find_if(begin, symptoms.end(), [&](const Symptom& s) { return s.node != begin->node; });
+        std::vector<Symptom> node(std::make_move_iterator(begin), std::make_move_iterator(end));
+        if (onlyRule.empty()) {
+            scrubSympathetic(node, trace);
+            scrubSuperseded(catalog, node, trace);
+        }
+        for (const auto& rule : catalog.refineRules())
+            if (rule.phase == "scrub" && (onlyRule.empty() || rule.id == onlyRule))
+                applyRefineRule(catalog, rule, node, trace);
+        out.insert(out.end(), std::make_move_iterator(node.begin()), std::make_move_iterator(node.end()));
+        begin = end;
+    }
+    return out;
+}
+
+std::vector<Symptom> mergeSymptoms(std::vector<Symptom> symptoms, TraceSink& trace)
+{
+    std::map<std::string, Symptom> merged;
+    std::set<std::string> nodes;
+    for (auto& s : symptoms) {
+        nodes.insert(s.node);
+        auto [it, inserted] = merged.emplace(s.id, s);
+        if (inserted)
+            continue;
+        Symptom& m = it->second;
+        m.count += s.count;
+        m.firstSeen = std::min(m.firstSeen, s.firstSeen);
+        m.lastSeen = std::max(m.lastSeen, s.lastSeen);
+        m.origin = std::min(m.origin, s.origin);
+        m.events.insert(m.events.end(), s.events.begin(), s.events.end());
+        m.evidence.insert(m.evidence.end(), s.evidence.begin(), s.evidence.end());
+    }
+    std::vector<Symptom> out;
+    for (auto& [id, s] : merged)
+        out.push_back(std::move(s));
+    TraceStep step;
+    step.phase = "merge";
+    step.rule = "MergeJobSymptoms";
+    step.action = "merge";
+    step.summary = std::to_string(out.size()) + " symptom(s) from " + std::to_string(nodes.size()) + " node(s)";
+    trace.record(std::move(step));
+    return out;
+}
+
+std::map<std::string, std::string> templateValues(const Symptom& s)
+{
+    std::map<std::string, std::string> v = s.attrs;
+    v["node"] = s.node;
+    v["name"] = s.name;
+    v["id"] = s.id;
+    v["domain"] = s.domain;
+    v["gpu"] = s.gpu >= 0 ? std::to_string(s.gpu) : std::string();
+    v["rank"] = s.rank >= 0 ? std::to_string(s.rank) : std::string();
+    if (!s.link.empty())
+        v["link"] = s.link;
+    v["time"] = formatTime(s.firstSeen, s.timeSource);
+    v["count"] = std::to_string(s.count);
+    return v;
+}
+
+}  // namespace attrib::engine

@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Verdict JSON (BRIEF §6): stable key order, byte-identical output for identical input.
+#pragma once
+
+#include "engine/verdict.h"
+
+#include <nlohmann/json.hpp>
+
+namespace attrib::engine {
+
+inline constexpr int VerdictSchemaVersion = 1;
+/// Evidence lines listed per symptom in the verdict (the rest is counted in evidence_total).
+inline constexpr std::size_t MaxEvidencePerSymptom = 20;
+
+nlohmann::ordered_json verdictToJson(const AnalysisResult& result);
+nlohmann::ordered_json traceToJson(const std::vector<TraceStep>& trace);
+std::string dumpJson(const nlohmann::ordered_json& json);
+
+}  // namespace attrib::engine

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The per-format line parsers: split a line into stamp, host, rank, device and message body.
+#include "importers/format_parsers.h"
+
+#include "importers/format_prefix.h"
+#include "importers/timestamps.h"
+
+namespace attrib::importers::detail {
+
+namespace {
+
+bool startsWithDigit(std::string_view s) { return !s.empty() && s[0] >= '0' && s[0] <= '9'; }
+
+class KernelRingParser final : public LineParser {
+public:
+    explicit KernelRingParser(TimeNs bootTime)
+        : m_bootTime(bootTime)
+    {
+    }
+
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        const std::string_view s = stripPriority(line);
+        if (const auto stamp = parseDmesgT(s)) {
+            offerTime(out, stamp->time, TimeSource::Absolute);
+            out.text = skipSpaces(s.substr(stamp->length));
+        } else if (const auto raw = parseDmesgRaw(s)) {
+            if (m_bootTime != engine::NoTime)
+                offerTime(out, m_bootTime + raw->time, TimeSource::Absolute);
+            else
+                offerTime(out, raw->time, TimeSource::BootRelative);
+            out.text = skipSpaces(s.substr(raw->length));
+        } else {
+            out.text = s;
+        }
+        return true;
+    }
+
+private:
+    TimeNs m_bootTime;
+};
+
+class SyslogParser final : public LineParser {
+public:
+    explicit SyslogParser(int year)
+        : m_years(year)
+    {
+    }
+
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        const std::string_view s = stripPriority(line);
+        const std::size_t length = takeStamp(s, out);
+        SyslogHeader header;
+        if (length == 0 || !splitSyslogHeader(s.substr(length), header)) {
+            out.text = length == 0 ? line : skipSpaces(s.substr(length));
+            return true;
+        }
+        out.host = header.host;
+        // Kernel lines lose `kernel:` and the forwarded uptime so they read exactly as in dmesg; daemon
+        // lines keep their `tag[pid]:` so rules can tell the programs apart.
+        out.text = header.tag == "kernel" ? stripUptime(header.body) : header.rest;
+        return true;
+    }
+
+private:
+    std::size_t takeStamp(std::string_view s, ParsedLine& out)
+    {
+        if (startsWithDigit(s)) {
+            const auto iso = parseIso8601(s);
+            if (!iso)
+                return 0;
+            offerTime(out, iso->time, TimeSource::Absolute);
+            return iso->length;
+        }
+        const auto probe = parseRfc3164(s, 2000);  // leap year: Feb 29 passes until the real year is known
+        if (!probe)
+            return 0;
+        const int year = m_years.yearFor(monthFromAbbrev(s.substr(0, 3)));
+        if (year != 0)
+            if (const auto stamp = parseRfc3164(s, year))
+                offerTime(out, stamp->time, TimeSource::YearInferred);
+        return probe->length;
+    }
+
+    YearTracker m_years;
+};
+
+class AppParser final : public LineParser {
+public:
+    explicit AppParser(int year)
+        : m_years(year)
+    {
+    }
+
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        stripAppPrefixes(line, m_years, out);
+        return true;
+    }
+
+private:
+    YearTracker m_years;
+};
+
+class SlurmOutParser final : public LineParser {
+public:
+    explicit SlurmOutParser(int year)
+        : m_years(year)
+    {
+    }
+
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        stripAppPrefixes(line, m_years, out);
+        std::string_view host;
+        if (out.host.empty() && stripSlurmstepd(out.text, host))
+            out.host = host;
+        return true;
+    }
+
+private:
+    YearTracker m_years;
+};
+
+class SlurmDaemonParser final : public LineParser {
+public:
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        out.text = line;
+        if (line.empty() || line[0] != '[')
+            return true;
+        const auto stamp = parseIso8601(line.substr(1));
+        if (stamp && stamp->length + 1 < line.size() && line[stamp->length + 1] == ']') {
+            offerTime(out, stamp->time, TimeSource::Absolute);
+            out.text = skipSpaces(line.substr(stamp->length + 2));
+        }
+        return true;
+    }
+};
+
+class FabricManagerParser final : public LineParser {
+public:
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        out.text = line;
+        if (const auto stamp = parseFabricManager(line)) {
+            offerTime(out, stamp->time, TimeSource::Absolute);  // FM writes local time; taken as UTC
+            out.text = skipSpaces(line.substr(stamp->length));
+        }
+        return true;
+    }
+};
+
+class PlainParser final : public LineParser {
+public:
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        out.text = line;
+        return !isUnusable(line);
+    }
+};
+
+}  // namespace
+
+std::unique_ptr<LineParser> makeKernelRingParser(const TimeHints& hints)
+{
+    return std::make_unique<KernelRingParser>(hints.bootTime);
+}
+
+std::unique_ptr<LineParser> makeSyslogParser(const TimeHints& hints)
+{
+    return std::make_unique<SyslogParser>(hints.year);
+}
+
+std::unique_ptr<LineParser> makeAppParser(const TimeHints& hints) { return std::make_unique<AppParser>(hints.year); }
+
+std::unique_ptr<LineParser> makeSlurmOutParser(const TimeHints& hints)
+{
+    return std::make_unique<SlurmOutParser>(hints.year);
+}
+
+std::unique_ptr<LineParser> makeSlurmDaemonParser() { return std::make_unique<SlurmDaemonParser>(); }
+
+std::unique_ptr<LineParser> makeFabricManagerParser() { return std::make_unique<FabricManagerParser>(); }
+
+std::unique_ptr<LineParser> makePlainParser() { return std::make_unique<PlainParser>(); }
+
+}  // namespace attrib::importers::detail

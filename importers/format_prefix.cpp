@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Launcher-prefix stripping, syslog header splitting and year inference for the line parsers.
+#include "importers/format_prefix.h"
+
+#include "importers/timestamps.h"
+
+#include <array>
+#include <charconv>
+
+namespace attrib::importers::detail {
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+/// A non-negative decimal of at most `maxDigits` digits at `pos`.
+bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits = 9)
+{
+    std::size_t end = pos;
+    while (end < s.size() && isDigit(s[end]) && end - pos < maxDigits + 1)
+        ++end;
+    if (end == pos || end - pos > maxDigits)
+        return false;
+    std::from_chars(s.data() + pos, s.data() + end, out);
+    pos = end;
+    return true;
+}
+
+bool at(std::string_view s, std::size_t pos, char c) { return pos < s.size() && s[pos] == c; }
+
+bool isGlogLevel(char c) { return c == 'I' || c == 'W' || c == 'E' || c == 'F'; }
+
+/// `[rank3]:` plus the one space PyTorch puts before Python output (indentation after it is kept).
+bool stripRank(std::string_view& s, int& rank)
+{
+    std::size_t pos = 5;
+    int value = 0;
+    if (!startsWith(s, "[rank") || !readInt(s, pos, value) || !at(s, pos, ']') || !at(s, pos + 1, ':'))
+        return false;
+    rank = value;
+    s.remove_prefix(at(s, pos + 2, ' ') ? pos + 3 : pos + 2);
+    return true;
+}
+
+/// Open MPI `--tag-output`: `[jobid,rank]<stdout>:`, `<stderr>`, `<stddiag>`.
+bool stripMpi(std::string_view& s, int& rank)
+{
+    std::size_t pos = 1;
+    int job = 0;
+    int value = 0;
+    if (!at(s, 0, '[') || !readInt(s, pos, job) || !at(s, pos++, ',') || !readInt(s, pos, value)
+        || !at(s, pos++, ']'))
+        return false;
+    static constexpr std::array<std::string_view, 3> streams = { "<stdout>:", "<stderr>:", "<stddiag>:" };
+    for (const auto stream : streams) {
+        if (startsWith(s.substr(pos), stream)) {
+            rank = value;
+            s.remove_prefix(pos + stream.size());
+            return true;
+        }
+    }
+    return false;
+}
+
+/// srun --label `12: ` (right-aligned, so leading spaces are allowed).
+bool stripLabel(std::string_view& s, int& rank)
+{
+    std::size_t pos = 0;
+    while (pos < s.size() && pos < 6 && s[pos] == ' ')
+        ++pos;
+    int value = 0;
+    if (!readInt(s, pos, value, 6) || !at(s, pos, ':') || !at(s, pos + 1, ' '))
+        return false;
+    rank = value;
+    s.remove_prefix(pos + 2);
+    return true;
+}
+
+/// Month of a glog stamp that starts at the level letter: `E1206` -> 12, `E321` -> 3.
+int glogMonth(std::string_view s)
+{
+    std::size_t digits = 1;
+    while (digits < s.size() && isDigit(s[digits]))
+        ++digits;
+    --digits;
+    if (digits == 3)
+        return s[1] - '0';
+    return (s[1] - '0') * 10 + (s[2] - '0');
+}
+
+/// Parses a glog stamp starting at the level letter; sets a year-inferred time when a year is known.
+std::size_t takeGlogStamp(std::string_view s, YearTracker& years, ParsedLine& out)
+{
+    const auto probe = parseGlog(s, 2000);  // a leap year, so Feb 29 is not rejected before the year is known
+    if (!probe)
+        return 0;
+    const int year = years.yearFor(glogMonth(s));
+    if (year != 0)
+        if (const auto stamp = parseGlog(s, year))
+            offerTime(out, stamp->time, TimeSource::YearInferred);
+    return probe->length;
+}
+
+/// `[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] `, `[E1111 17:10:53] ` or `[E ProcessGroupNCCL.cpp:737] `.
+bool stripGlogBracket(std::string_view& s, YearTracker& years, ParsedLine& out)
+{
+    if (s.size() < 4 || s[0] != '[' || !isGlogLevel(s[1]))
+        return false;
+    std::size_t pos = 0;
+    if (s[2] == ' ') {
+        pos = 3;  // old c10 form without a stamp: the next token must be `file:line]`
+        const std::size_t close = s.find(']', pos);
+        const std::size_t colon = s.find(':', pos);
+        if (close == std::string_view::npos || colon > close || s.substr(pos, close - pos).find(' ') != s.npos)
+            return false;
+        pos = close;
+    } else {
+        const std::size_t length = takeGlogStamp(s.substr(1), years, out);
+        if (length == 0)
+            return false;
+        pos = s.find(']', 1 + length);
+        if (pos == std::string_view::npos || pos > 1 + length + 200)
+            return false;
+    }
+    s = skipSpaces(s.substr(pos + 1));
+    return true;
+}
+
+/// Newer torch elastic: `E0325 20:57:27.620000 2606 site-packages/.../api.py:869] msg`.
+bool stripBareGlog(std::string_view& s, YearTracker& years, ParsedLine& out)
+{
+    const auto probe = s.empty() || !isGlogLevel(s[0]) ? std::nullopt : parseGlog(s, 2000);
+    if (!probe)
+        return false;
+    const std::size_t length = probe->length;
+    const std::size_t close = s.find("] ", length);
+    if (close == std::string_view::npos || close > length + 300)
+        return false;
+    const std::string_view between = s.substr(length, close - length);
+    if (between.find(':') == std::string_view::npos || between.find('[') != std::string_view::npos)
+        return false;
+    takeGlogStamp(s, years, out);
+    s = skipSpaces(s.substr(close + 2));
+    return true;
+}
+
+/// `[2026-04-22 21:34:20,123] ` (Python logging) or `[2026-04-29T23:36:37.809] `.
+bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks)
+{
+    if (!at(s, 0, '['))
+        return false;
+    const auto stamp = parseIso8601(s.substr(1));
+    if (!stamp || !at(s, 1 + stamp->length, ']'))
+        return false;
+    offerTime(out, stamp->time, TimeSource::Absolute);
+    marks |= s[11] == ' ' ? MarkPyLog : MarkIso;
+    s = skipSpaces(s.substr(stamp->length + 2));
+    return true;
+}
+
+/// A bare ISO stamp added by a log collector, followed by a space.
+bool stripBareIso(std::string_view& s, ParsedLine& out)
+{
+    if (s.empty() || !isDigit(s[0]))
+        return false;
+    const auto stamp = parseIso8601(s);
+    if (!stamp || (stamp->length < s.size() && s[stamp->length] != ' '))
+        return false;
+    offerTime(out, stamp->time, TimeSource::Absolute);
+    s = skipSpaces(s.substr(stamp->length));
+    return true;
+}
+
+/// One round of prefix stripping; returns the mark of what was removed, 0 when nothing was.
+unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, ParsedLine& out)
+{
+    if (stripRank(s, out.rank))
+        return MarkRank;
+    if (stripMpi(s, out.rank))
+        return MarkMpi;
+    if (stripGlogBracket(s, years, out))
+        return MarkGlog;
+    unsigned isoMark = 0;
+    if (stripBracketIso(s, out, isoMark))
+        return isoMark;
+    if (stripBareIso(s, out))
+        return MarkIso;
+    if (stripBareGlog(s, years, out))
+        return MarkGlog;
+    // srun adds its label outermost, so it is only looked for before any rank or message prefix.
+    if ((marks & (MarkRank | MarkMpi | MarkLabel | MarkGlog)) == 0 && stripLabel(s, out.rank))
+        return MarkLabel;
+    return 0;
+}
+
+}  // namespace
+
+int YearTracker::yearFor(int month)
+{
+    if (m_year == 0)
+        return 0;
+    if (m_lastMonth != 0 && m_lastMonth - month > 6)
+        ++m_year;
+    m_lastMonth = month;
+    return m_year;
+}
+
+bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+std::string_view skipSpaces(std::string_view s)
+{
+    const std::size_t first = s.find_first_not_of(' ');
+    return first == std::string_view::npos ? std::string_view() : s.substr(first);
+}
+
+void offerTime(ParsedLine& out, TimeNs time, TimeSource source)
+{
+    if (out.time == engine::NoTime || static_cast<int>(source) < static_cast<int>(out.timeSource)) {
+        out.time = time;
+        out.timeSource = source;
+    }
+}
+
+bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
+{
+    const std::size_t colon = s.find(':');
+    if (colon == 0 || colon == std::string_view::npos || s.substr(0, colon).find_first_of(" \t[]") != s.npos)
+        return false;
+    std::size_t pos = colon + 1;
+    int pid = 0;
+    int tid = 0;
+    int device = 0;
+    if (!readInt(s, pos, pid) || !at(s, pos++, ':') || !readInt(s, pos, tid) || !at(s, pos++, ' ')
+        || !at(s, pos++, '[') || !readInt(s, pos, device, 4) || !at(s, pos, ']'))
+        return false;
+    host = s.substr(0, colon);
+    gpu = device;
+    return true;
+}
+
+unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out)
+{
+    unsigned marks = 0;
+    std::string_view s = line;
+    for (int round = 0; round < 16; ++round) {
+        // Stamps first: a collector stamp `2026-04-22T21:34:20 [3]` must not pass for an NCCL `host:pid:tid [dev]`.
+        const unsigned mark = stripOnce(s, marks, years, out);
+        if (mark == 0) {
+            if (matchNcclPrefix(s, out.host, out.gpu))
+                marks |= MarkNccl;
+            break;
+        }
+        marks |= mark;
+    }
+    out.text = s;
+    return marks;
+}
+
+bool hasAppMarker(std::string_view line)
+{
+    static constexpr std::array<std::string_view, 11> markers = { "Traceback (most recent call last):",
+        "torch.distributed", "ProcessGroupNCCL", " NCCL WARN ", " NCCL INFO ", "NCCL error", "CUDA error",
+        "ChildFailedError", "torchrun", "RuntimeError: ", "CUDA out of memory" };
+    for (const auto marker : markers)
+        if (line.find(marker) != std::string_view::npos)
+            return true;
+    return false;
+}
+
+bool stripSlurmstepd(std::string_view& s, std::string_view& host)
+{
+    if (startsWith(s, "slurmstepd: ")) {
+        s = skipSpaces(s.substr(12));
+        return true;
+    }
+    if (!startsWith(s, "slurmstepd-"))
+        return false;
+    const std::size_t colon = s.find(": ", 11);
+    if (colon == std::string_view::npos || colon == 11 || s.substr(11, colon - 11).find(' ') != s.npos)
+        return false;
+    host = s.substr(11, colon - 11);
+    s = skipSpaces(s.substr(colon + 2));
+    return true;
+}
+
+bool isSlurmLine(std::string_view s)
+{
+    std::string_view host;
+    if (startsWith(s, "srun: ") || stripSlurmstepd(s, host))
+        return true;
+    const bool banner = s.find("*** JOB ") != s.npos || s.find("*** STEP ") != s.npos;
+    return banner && (s.find(" CANCELLED AT ") != s.npos || s.find(" FAILED ") != s.npos);
+}
+
+bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
+{
+    if (!at(afterStamp, 0, ' '))
+        return false;
+    std::string_view s = skipSpaces(afterStamp);
+    const std::size_t hostEnd = s.find(' ');
+    if (s.empty() || hostEnd == 0)
+        return false;
+    out.host = s.substr(0, hostEnd);
+    out.rest = hostEnd == std::string_view::npos ? std::string_view() : skipSpaces(s.substr(hostEnd));
+    out.body = out.rest;
+    out.tag = {};
+    const std::size_t tagEnd = out.rest.find(':');
+    if (tagEnd == std::string_view::npos || tagEnd == 0 || out.rest.substr(0, tagEnd).find(' ') != s.npos)
+        return true;
+    if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ')
+        return true;
+    out.tag = out.rest.substr(0, tagEnd);
+    out.body = skipSpaces(out.rest.substr(tagEnd + 1));
+    return true;
+}
+
+std::string_view stripUptime(std::string_view body)
+{
+    if (const auto stamp = parseDmesgRaw(body))
+        return skipSpaces(body.substr(stamp->length));
+    return body;
+}
+
+std::string_view stripPriority(std::string_view s)
+{
+    std::size_t pos = 1;
+    int priority = 0;
+    if (at(s, 0, '<') && readInt(s, pos, priority, 3) && at(s, pos, '>'))
+        return s.substr(pos + 1);
+    return s;
+}
+
+bool isUnusable(std::string_view line)
+{
+    std::size_t control = 0;
+    for (const char c : line) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte == 0)
+            return true;
+        if ((byte < 0x20 && byte != '\t' && byte != 0x1b) || byte == 0x7f)
+            ++control;
+    }
+    return control * 10 > line.size() * 3;
+}
+
+}  // namespace attrib::importers::detail

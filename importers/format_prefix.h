@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal helpers shared by sniffing and the line parsers: launcher prefixes, syslog headers, year inference.
+#pragma once
+
+#include "importers/line_format.h"
+
+#include <string_view>
+
+namespace attrib::importers::detail {
+
+/// Which application prefixes stripAppPrefixes() found on a line (bit set).
+enum AppMark : unsigned {
+    MarkRank = 1u << 0,   ///< `[rank3]:`
+    MarkMpi = 1u << 1,    ///< `[1,2]<stdout>:`
+    MarkLabel = 1u << 2,  ///< srun --label `3: `
+    MarkIso = 1u << 3,    ///< ISO stamp added by a collector, bare or bracketed
+    MarkPyLog = 1u << 4,  ///< Python logging `[YYYY-MM-DD HH:MM:SS,mmm]`
+    MarkGlog = 1u << 5,   ///< glog / c10 `[E1206 18:44:12.71 File.cpp:607]`
+    MarkNccl = 1u << 6,   ///< NCCL `host:pid:tid [dev]`
+};
+
+/// Supplies years to stamps without one; a backward month jump of more than six months (Dec -> Jan)
+/// is read as a new year. Year 0 means "unknown": yearFor() then returns 0.
+class YearTracker {
+public:
+    explicit YearTracker(int year)
+        : m_year(year)
+    {
+    }
+    int yearFor(int month);
+
+private:
+    int m_year;
+    int m_lastMonth = 0;
+};
+
+bool startsWith(std::string_view s, std::string_view prefix);
+std::string_view skipSpaces(std::string_view s);
+
+/// Keeps the most confident of the stamps a line carries (the first one on ties).
+void offerTime(ParsedLine& out, TimeNs time, TimeSource source);
+
+/// NCCL `host:pid:tid [dev]` at the start of `s`.
+bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu);
+
+/// Strips, repeatedly, launcher prefixes and stamps from an application line and sets rank, gpu,
+/// host, time and text in `out`. NCCL lines keep their whole `host:pid:tid [dev] ...` text.
+unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out);
+
+/// Words that only application logs carry (tracebacks, torch, NCCL, CUDA errors).
+bool hasAppMarker(std::string_view line);
+
+/// `slurmstepd: ` or `slurmstepd-<host>: ` at the start of `s`: strips it and names the host.
+bool stripSlurmstepd(std::string_view& s, std::string_view& host);
+/// srun / slurmstepd lines and `*** JOB ... CANCELLED AT ***` banners.
+bool isSlurmLine(std::string_view s);
+
+/// The part of a syslog line after the stamp: ` host tag: body`.
+struct SyslogHeader {
+    std::string_view host;
+    std::string_view tag;   ///< `kernel`, `systemd-networkd[2385]`; empty when the line has none
+    std::string_view rest;  ///< `tag: body` (or the text after the host when there is no tag)
+    std::string_view body;  ///< text after `tag: `
+};
+bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out);
+
+/// Drops a forwarded printk `[seconds.micro] ` from the start of a kernel message.
+std::string_view stripUptime(std::string_view body);
+/// Drops a `<N>` syslog priority from the start of a line.
+std::string_view stripPriority(std::string_view s);
+
+/// Binary garbage: a NUL byte or more than 30% control characters.
+bool isUnusable(std::string_view line);
+
+}  // namespace attrib::importers::detail

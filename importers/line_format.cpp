@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Content sniffing: classify the first lines of a file and name its kind and format; parser factory.
+#include "importers/line_format.h"
+
+#include "importers/format_parsers.h"
+#include "importers/format_prefix.h"
+#include "importers/timestamps.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstdint>
+#include <string>
+
+namespace attrib::importers {
+
+namespace {
+
+using namespace detail;
+
+/// The shape of one line; the order is the tie-break priority (earlier wins).
+enum class LineClass { DmesgT, DmesgRaw, Fabric, SlurmDaemon, Rfc3164, Iso, SlurmOut, App, Count, None };
+constexpr std::size_t ClassCount = static_cast<std::size_t>(LineClass::Count);
+constexpr std::size_t SniffLines = 50;
+
+struct Tally {
+    std::array<int, ClassCount> lines {};
+    std::array<int, ClassCount> kernel {};  ///< syslog-style lines whose tag is `kernel`
+    int seen = 0;
+
+    int& count(LineClass c) { return lines[static_cast<std::size_t>(c)]; }
+};
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+/// RFC 3164 or ISO syslog line: `stamp host tag: body`. ISO lines without a tag are application lines
+/// that a collector stamped, so they are left to the application check.
+LineClass classifySyslog(std::string_view s, Tally& tally)
+{
+    LineClass cls = LineClass::None;
+    std::size_t length = 0;
+    if (const auto rfc = parseRfc3164(s, 2000)) {
+        cls = LineClass::Rfc3164;
+        length = rfc->length;
+    } else if (const auto iso = isDigit(s.empty() ? ' ' : s[0]) ? parseIso8601(s) : std::nullopt) {
+        cls = LineClass::Iso;
+        length = iso->length;
+    } else {
+        return LineClass::None;
+    }
+    SyslogHeader header;
+    const bool tagged = splitSyslogHeader(s.substr(length), header) && !header.tag.empty();
+    if (!tagged && cls == LineClass::Iso)
+        return LineClass::None;
+    if (tagged && header.tag == "kernel")
+        ++tally.kernel[static_cast<std::size_t>(cls)];
+    return cls;
+}
+
+LineClass classifyBracketed(std::string_view s)
+{
+    if (parseDmesgT(s))
+        return LineClass::DmesgT;
+    if (parseDmesgRaw(s))
+        return LineClass::DmesgRaw;
+    if (parseFabricManager(s))
+        return LineClass::Fabric;
+    const auto iso = parseIso8601(s.substr(1));
+    if (iso && iso->length + 1 < s.size() && s[iso->length + 1] == ']' && s[11] == 'T')
+        return LineClass::SlurmDaemon;
+    return LineClass::None;
+}
+
+LineClass classifyLine(std::string_view line, Tally& tally)
+{
+    const std::string_view s = stripPriority(line);
+    LineClass cls = !s.empty() && s[0] == '[' ? classifyBracketed(s) : LineClass::None;
+    if (cls == LineClass::None)
+        cls = classifySyslog(s, tally);
+    if (cls != LineClass::None)
+        return cls;
+    if (isSlurmLine(line))
+        return LineClass::SlurmOut;
+    YearTracker years(2000);
+    ParsedLine parsed;
+    const unsigned marks = stripAppPrefixes(line, years, parsed);
+    if (marks != 0 && isSlurmLine(parsed.text))
+        return LineClass::SlurmOut;
+    if (marks != 0 || hasAppMarker(line))
+        return LineClass::App;
+    return LineClass::None;
+}
+
+/// Length of the valid UTF-8 sequence at `i`, 0 when invalid, SIZE_MAX when the head cuts it.
+std::size_t utf8Length(std::string_view s, std::size_t i)
+{
+    const auto lead = static_cast<unsigned char>(s[i]);
+    const std::size_t length = lead >= 0xF5 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+    if (length == 0)
+        return 0;
+    if (i + length > s.size())
+        return SIZE_MAX;
+    for (std::size_t k = 1; k < length; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+            return 0;
+    return length;
+}
+
+bool isControl(unsigned char byte)
+{
+    constexpr std::string_view allowed("\t\n\r\f\v\x1b");
+    return (byte < 0x20 && allowed.find(static_cast<char>(byte)) == std::string_view::npos) || byte == 0x7f;
+}
+
+/// NUL bytes, or more than 30% bytes that are neither printable, whitespace, ESC nor valid UTF-8.
+bool isBinary(std::string_view head)
+{
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < head.size();) {
+        const auto byte = static_cast<unsigned char>(head[i]);
+        if (byte == 0)
+            return true;
+        if (byte < 0x80) {
+            bad += isControl(byte) ? 1 : 0;
+            ++i;
+            continue;
+        }
+        const std::size_t length = utf8Length(head, i);
+        if (length == SIZE_MAX)
+            break;
+        bad += length == 0 ? 1 : 0;
+        i += length == 0 ? 1 : length;
+    }
+    return bad * 10 > head.size() * 3;
+}
+
+bool looksLikeJson(std::string_view head)
+{
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        return false;
+    if (head[first] == '{')
+        return true;
+    if (head[first] != '[')
+        return false;
+    const std::size_t next = head.find_first_not_of(" \t\r\n", first + 1);
+    return next != std::string_view::npos && std::string_view("{[\"]").find(head[next]) != std::string_view::npos;
+}
+
+bool hinted(LineClass cls, const std::string& name)
+{
+    const auto has = [&name](std::string_view word) { return name.find(word) != std::string::npos; };
+    switch (cls) {
+    case LineClass::DmesgT:
+    case LineClass::DmesgRaw:
+        return has("dmesg") || has("kern");
+    case LineClass::Rfc3164:
+    case LineClass::Iso:
+        return has("syslog") || has("messages") || has("kern") || has("journal");
+    case LineClass::Fabric:
+        return has("fabric");
+    case LineClass::SlurmDaemon:
+        return has("slurm");
+    case LineClass::SlurmOut:
+        return has("slurm") || has(".out") || has(".err");
+    case LineClass::App:
+        return has("rank") || has("train") || has("worker");
+    default:
+        return false;
+    }
+}
+
+/// The class with most lines; a path hint breaks ties, then the enum order.
+LineClass bestClass(Tally& tally, std::string_view path)
+{
+    const std::size_t slash = path.find_last_of('/');
+    std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    const int slurm = tally.count(LineClass::SlurmOut);
+    const int app = tally.count(LineClass::App);
+    int other = 0;
+    for (std::size_t i = 0; i < ClassCount; ++i)
+        if (i != static_cast<std::size_t>(LineClass::SlurmOut) && i != static_cast<std::size_t>(LineClass::App))
+            other = std::max(other, tally.lines[i]);
+    // A job's .out file mixes application output with srun/slurmstepd lines: those make it Slurm.
+    if (slurm > 0 && slurm + app >= other)
+        return LineClass::SlurmOut;
+    LineClass best = LineClass::None;
+    int bestScore = 0;
+    for (std::size_t i = 0; i < ClassCount; ++i) {
+        const auto cls = static_cast<LineClass>(i);
+        const int score = tally.lines[i] * 2 + (hinted(cls, name) ? 1 : 0);
+        if (tally.lines[i] > 0 && score > bestScore) {
+            best = cls;
+            bestScore = score;
+        }
+    }
+    return best;
+}
+
+Sniffed unknown(std::string reason) { return Sniffed { SourceKind::Unknown, {}, std::move(reason) }; }
+
+Sniffed describe(LineClass cls, Tally& tally)
+{
+    static constexpr std::array<const char*, ClassCount> formats
+        = { "dmesg-T", "dmesg-raw", "fabricmanager", "slurm-daemon", "rfc3164", "iso8601", "slurm-out", "app" };
+    static constexpr std::array<const char*, ClassCount> what = { "dmesg -T stamps", "dmesg raw stamps",
+        "Fabric Manager stamps", "Slurm daemon stamps", "RFC 3164 syslog lines", "ISO 8601 syslog lines",
+        "srun/slurmstepd lines", "application log lines" };
+    static constexpr std::array<SourceKind, ClassCount> kinds = { SourceKind::Kernel, SourceKind::Kernel,
+        SourceKind::FabricManager, SourceKind::Slurm, SourceKind::Syslog, SourceKind::Syslog, SourceKind::Slurm,
+        SourceKind::App };
+    const auto i = static_cast<std::size_t>(cls);
+    Sniffed result { kinds[i], formats[i], {} };
+    if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso) && tally.kernel[i] * 2 > tally.lines[i])
+        result.kind = SourceKind::Kernel;
+    result.reason = std::string(what[i]) + ": " + std::to_string(tally.lines[i]) + " of " + std::to_string(tally.seen)
+        + " lines";
+    return result;
+}
+
+}  // namespace
+
+Sniffed sniff(std::string_view head, std::string_view path)
+{
+    if (head.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
+        return unknown("empty file");
+    if (isBinary(head))
+        return unknown("binary content");
+    if (looksLikeJson(head))
+        return unknown("json");
+    Tally tally;
+    std::size_t pos = 0;
+    while (pos < head.size() && static_cast<std::size_t>(tally.seen) < SniffLines) {
+        std::size_t end = head.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = head.size();
+        std::string_view line = head.substr(pos, end - pos);
+        pos = end + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+        ++tally.seen;
+        const LineClass cls = classifyLine(line, tally);
+        if (cls != LineClass::None)
+            ++tally.count(cls);
+    }
+    const LineClass best = bestClass(tally, path);
+    if (best == LineClass::None)
+        return unknown("unrecognized format");
+    return describe(best, tally);
+}
+
+std::unique_ptr<LineParser> makeParser(const Sniffed& sniffed, const TimeHints& hints)
+{
+    const std::string& f = sniffed.format;
+    if (f == "dmesg-raw" || f == "dmesg-T")
+        return makeKernelRingParser(hints);
+    if (f == "rfc3164" || f == "iso8601")
+        return makeSyslogParser(hints);
+    if (f == "app")
+        return makeAppParser(hints);
+    if (f == "slurm-out")
+        return makeSlurmOutParser(hints);
+    if (f == "slurm-daemon")
+        return makeSlurmDaemonParser();
+    if (f == "fabricmanager")
+        return makeFabricManagerParser();
+    return makePlainParser();
+}
+
+}  // namespace attrib::importers

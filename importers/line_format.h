@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Per-format line parsing: sniff a file's kind from its first bytes, then split each line into
+// timestamp, host, rank and message body. Qt-free; depends on engine/model.h only.
+#pragma once
+
+#include "engine/model.h"
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace attrib::importers {
+
+using engine::SourceKind;
+using engine::TimeNs;
+using engine::TimeSource;
+
+/// What sniffing decided about a file.
+struct Sniffed {
+    SourceKind kind = SourceKind::Unknown;
+    std::string format;  ///< "dmesg-raw", "dmesg-T", "rfc3164", "iso8601", "app", "slurm-out", "slurm-daemon",
+                         ///< "fabricmanager"; empty when kind is Unknown
+    std::string reason;  ///< why it was (not) recognized, for coverage
+};
+
+/// Facts a parser needs to turn partial stamps into absolute times.
+struct TimeHints {
+    int year = 0;                 ///< year for stamps without one (from workload.json or file mtime)
+    TimeNs bootTime = engine::NoTime;  ///< wall time of boot for raw dmesg seconds, when known
+};
+
+/// One parsed line. Views point into the line passed to parse().
+struct ParsedLine {
+    TimeNs time = engine::NoTime;
+    TimeSource timeSource = TimeSource::None;
+    std::string_view host;  ///< host named by the line itself (syslog host, NCCL prefix), may be empty
+    int rank = -1;          ///< global rank from launcher prefixes ([rank3]:, [1,2]<stdout>:, "3: ")
+    int gpu = -1;           ///< local CUDA device from the NCCL `[n]` field
+    std::string_view text;  ///< message body with timestamp / launcher prefixes removed
+};
+
+/// Parses the lines of one file format. Stateful per file (e.g. remembers the last year seen).
+class LineParser {
+public:
+    virtual ~LineParser() = default;
+    /// Returns false when the line is unusable (counted as skipped); `out.text` must still be set when true.
+    virtual bool parse(std::string_view line, ParsedLine& out) = 0;
+};
+
+/// Looks at the first bytes of a file (and its path, as a hint only) and names its kind and format.
+Sniffed sniff(std::string_view head, std::string_view path);
+
+/// Creates the parser for a sniffed format.
+std::unique_ptr<LineParser> makeParser(const Sniffed& sniffed, const TimeHints& hints);
+
+}  // namespace attrib::importers

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Chunked line splitting with a bounded line buffer, and a file-descriptor reader.
+#include "importers/line_reader.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace attrib::importers {
+
+namespace {
+
+/// Joins the pieces of lines that straddle chunk boundaries. Keeps at most `maxLine` bytes of a
+/// line; the rest is only counted, so memory stays bounded by chunk + maxLine.
+class LineAssembler {
+public:
+    LineAssembler(std::size_t maxLine, const std::function<bool(const RawLine&)>& onLine)
+        : m_maxLine(maxLine)
+        , m_onLine(onLine)
+    {
+    }
+
+    /// Splits one chunk that starts at file offset `base`. Returns false when the consumer stopped.
+    bool feed(std::string_view data, std::uint64_t base)
+    {
+        std::size_t pos = 0;
+        while (pos < data.size()) {
+            const void* found = std::memchr(data.data() + pos, '\n', data.size() - pos);
+            if (!found) {
+                append(data.substr(pos), base + pos);
+                return true;
+            }
+            const auto end = static_cast<std::size_t>(static_cast<const char*>(found) - data.data());
+            if (!finishLine(data.substr(pos, end - pos), base + pos))
+                return false;
+            pos = end + 1;
+        }
+        return true;
+    }
+
+    /// Emits a last line that had no newline.
+    bool flush()
+    {
+        if (!m_open)
+            return true;
+        return emitPending();
+    }
+
+    std::uint64_t lines() const { return m_number; }
+
+private:
+    void append(std::string_view part, std::uint64_t offset)
+    {
+        if (part.empty())
+            return;
+        if (!m_open) {
+            m_open = true;
+            m_start = offset;
+            m_length = 0;
+            m_head.clear();
+        }
+        const std::size_t room = m_maxLine > m_head.size() ? m_maxLine - m_head.size() : 0;
+        m_head.append(part.data(), std::min(room, part.size()));
+        m_length += part.size();
+        m_last = part.back();
+    }
+
+    bool finishLine(std::string_view tail, std::uint64_t offset)
+    {
+        if (!m_open) {
+            const char last = tail.empty() ? '\0' : tail.back();
+            return emit(tail, tail.size(), last, offset);
+        }
+        append(tail, offset);
+        return emitPending();
+    }
+
+    bool emitPending()
+    {
+        m_open = false;
+        return emit(m_head, m_length, m_last, m_start);
+    }
+
+    /// `data` holds at least min(rawLength, maxLine) bytes of a line of `rawLength` bytes.
+    bool emit(std::string_view data, std::uint64_t rawLength, char last, std::uint64_t start)
+    {
+        std::uint64_t length = rawLength;
+        if (length > 0 && last == '\r')
+            --length;
+        RawLine line;
+        line.number = ++m_number;
+        line.offset = start;
+        line.fullLength = length;
+        line.truncated = length > m_maxLine;
+        line.bytes = data.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(length, m_maxLine)));
+        return m_onLine(line);
+    }
+
+    std::size_t m_maxLine;
+    const std::function<bool(const RawLine&)>& m_onLine;
+    std::string m_head;
+    std::uint64_t m_length = 0;
+    std::uint64_t m_start = 0;
+    std::uint64_t m_number = 0;
+    char m_last = '\0';
+    bool m_open = false;
+};
+
+std::string errnoText(int error)
+{
+    return error != 0 ? std::error_code(error, std::generic_category()).message() : std::string("read error");
+}
+
+/// Owns a descriptor for as long as any copy of the reader function lives.
+struct FdHolder {
+    explicit FdHolder(int fd)
+        : m_fd(fd)
+    {
+    }
+    ~FdHolder()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    FdHolder(const FdHolder&) = delete;
+    FdHolder& operator=(const FdHolder&) = delete;
+    int m_fd;
+};
+
+}  // namespace
+
+ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)>& onLine, std::size_t maxLine,
+                    std::size_t chunk)
+{
+    ReadStats stats;
+    if (!read) {
+        stats.error = true;
+        stats.errorText = "no reader";
+        return stats;
+    }
+    chunk = std::max<std::size_t>(chunk, 1);
+    const auto buffer = std::make_unique_for_overwrite<char[]>(chunk);
+    LineAssembler assembler(maxLine, onLine);
+    std::uint64_t base = 0;
+    for (;;) {
+        errno = 0;
+        const long got = read(buffer.get(), chunk);
+        if (got < 0) {
+            stats.error = true;
+            stats.errorText = errnoText(errno);
+            break;
+        }
+        if (got == 0)
+            break;
+        const auto size = std::min(static_cast<std::size_t>(got), chunk);
+        stats.bytes += size;
+        if (!assembler.feed(std::string_view(buffer.get(), size), base)) {
+            stats.lines = assembler.lines();
+            return stats;
+        }
+        base += size;
+    }
+    // A read error still delivers the bytes already read: a partial last line is evidence too.
+    assembler.flush();
+    stats.lines = assembler.lines();
+    return stats;
+}
+
+ReadFn fileReader(const std::string& path, std::string& error)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        error = errnoText(errno);
+        return {};
+    }
+    auto holder = std::make_shared<FdHolder>(fd);
+    struct stat info {};
+    if (::fstat(fd, &info) != 0) {
+        error = errnoText(errno);
+        return {};
+    }
+    if (S_ISDIR(info.st_mode)) {
+        error = errnoText(EISDIR);
+        return {};
+    }
+    error.clear();
+    return [holder](char* buffer, std::size_t capacity) -> long {
+        for (;;) {
+            const ssize_t got = ::read(holder->m_fd, buffer, capacity);
+            if (got < 0 && errno == EINTR)
+                continue;
+            return static_cast<long>(got);
+        }
+    };
+}
+
+}  // namespace attrib::importers

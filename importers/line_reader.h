@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Streams a file line by line through one reused buffer (never the whole file in memory).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace attrib::importers {
+
+/// One physical line: 1-based number, byte offset of its start, its bytes without the newline.
+struct RawLine {
+    std::uint64_t number = 0;
+    std::uint64_t offset = 0;
+    std::string_view bytes;
+    bool truncated = false;  ///< the line was longer than the cap; `bytes` holds its head
+    std::uint64_t fullLength = 0;
+};
+
+/// Reads bytes from some source into a buffer; returns bytes read, 0 at end, -1 on error.
+using ReadFn = std::function<long(char* buffer, std::size_t capacity)>;
+
+struct ReadStats {
+    std::uint64_t lines = 0;
+    std::uint64_t bytes = 0;
+    bool error = false;
+    std::string errorText;
+};
+
+/// Calls `onLine` for each line. Lines longer than `maxLine` are cut to `maxLine` bytes
+/// (flagged truncated) while the reader skips to the next newline. `\r\n` endings are handled.
+/// `onLine` returning false stops reading (cancellation).
+ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)>& onLine,
+                    std::size_t maxLine = 1 << 20, std::size_t chunk = 1 << 20);
+
+/// Convenience: a ReadFn over a file descriptor opened on `path`. Returns an empty function and
+/// sets `error` when the file cannot be opened.
+ReadFn fileReader(const std::string& path, std::string& error);
+
+}  // namespace attrib::importers

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Timestamp parsing for every form the importers meet. All results are UTC nanoseconds.
+#pragma once
+
+#include "engine/model.h"
+
+#include <optional>
+#include <string_view>
+
+namespace attrib::importers {
+
+using engine::TimeNs;
+
+/// Days-from-civil conversion; valid for the proleptic Gregorian calendar.
+TimeNs makeTime(int year, int month, int day, int hour, int minute, int second, long nanos = 0);
+
+/// A parsed stamp and how many bytes of the input it used.
+struct StampMatch {
+    TimeNs time = engine::NoTime;
+    std::size_t length = 0;
+    bool hasYear = true;
+};
+
+/// `2026-04-22T21:34:20Z`, `2026-04-22T21:34:20.123456+08:00`, `2026-04-22 21:34:20,123`, `2026-04-22_07:01:51`.
+/// A stamp without zone is taken as UTC.
+std::optional<StampMatch> parseIso8601(std::string_view s);
+/// RFC 3164 `Mmm dd HH:MM:SS` (no year; `year` supplies it).
+std::optional<StampMatch> parseRfc3164(std::string_view s, int year);
+/// `dmesg -T`: `[Www Mmm dd HH:MM:SS YYYY]` including the brackets.
+std::optional<StampMatch> parseDmesgT(std::string_view s);
+/// Raw dmesg `[ 1234.567890]`: returns seconds since boot in `time` (as ns), including the brackets.
+std::optional<StampMatch> parseDmesgRaw(std::string_view s);
+/// glog / PyTorch c10 `[E1206 18:44:12.715298746 ` style `LMMDD HH:MM:SS.frac` (no year).
+std::optional<StampMatch> parseGlog(std::string_view s, int year);
+/// Fabric Manager `[Jul 23 2024 07:53:55]` including the brackets.
+std::optional<StampMatch> parseFabricManager(std::string_view s);
+/// Month abbreviation (Jan..Dec) -> 1..12, 0 if unknown.
+int monthFromAbbrev(std::string_view s);
+
+}  // namespace attrib::importers

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Registration of the C++ rules and lookup of the catalog folder.
+#include "rules/cpp/builtin_rules.h"
+
+#include "rules/cpp/gpu_identity.h"
+#include "rules/cpp/xid_burst.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace attrib::rules {
+
+const engine::CodeRuleRegistry& builtinCodeRules()
+{
+    static const engine::CodeRuleRegistry registry = [] {
+        engine::CodeRuleRegistry r;
+        r.factories["LearnGpuIdentity"] = [](const nlohmann::json& config) { return makeLearnGpuIdentity(config); };
+        r.factories["HandleXidBurstEvents"] = [](const nlohmann::json& config) {
+            return makeHandleXidBurstEvents(config);
+        };
+        return r;
+    }();
+    return registry;
+}
+
+std::string findRulesDir(const std::string& explicitDir, const std::string& executablePath)
+{
+    if (!explicitDir.empty())
+        return explicitDir;
+    if (const char* env = std::getenv("ATTRIB_RULES"); env && *env)
+        return env;
+    std::error_code ec;
+    const fs::path exeDir = fs::path(executablePath).parent_path();
+    for (const fs::path& candidate : {exeDir / "rules", exeDir / ".." / "share" / "attribution-workbench" / "rules"}) {
+        if (fs::is_regular_file(candidate / "catalog.json", ec))
+            return candidate.lexically_normal().string();
+    }
+    return ATTRIB_SOURCE_RULES_DIR;
+}
+
+engine::CatalogPtr loadCatalog(const std::string& dir)
+{
+    return engine::Catalog::load(dir, builtinCodeRules());
+}
+
+}  // namespace attrib::rules

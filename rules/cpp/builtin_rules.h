@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The C++ rules this build provides, and where the catalog lives at run time.
+#pragma once
+
+#include "engine/catalog.h"
+
+namespace attrib::rules {
+
+/// Registry of every C++ rule implementation (HandleXidBurstEvents, LearnGpuIdentity, ...).
+const engine::CodeRuleRegistry& builtinCodeRules();
+
+/// The rules folder to use: `explicitDir` if given, else $ATTRIB_RULES, else `rules/` next to the
+/// executable or in `../share/attribution-workbench/`, else the source tree's catalog.
+std::string findRulesDir(const std::string& explicitDir, const std::string& executablePath);
+
+/// Loads the catalog with the built-in C++ rules.
+engine::CatalogPtr loadCatalog(const std::string& dir);
+
+}  // namespace attrib::rules

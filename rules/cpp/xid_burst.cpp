@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// HandleXidBurstEvents (early phase). Xid facts: NVIDIA Xid catalog (docs.nvidia.com/deploy/xid-errors),
+// summarized in shared/reference/domain.md §2. The decoding tables live in the rule's JSON config; this file
+// holds the logic: burst grouping, word decoding, class choice, sympathetic marking. Every inner step is
+// reported to the trace.
+#include "rules/cpp/xid_burst.h"
+
+#include "engine/json_util.h"
+#include "engine/pipeline.h"
+#include "engine/pci.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <set>
+
+namespace attrib::rules {
+
+using namespace attrib::engine;
+using nlohmann::json;
+
+std::optional<NvlinkTail> parseNvlinkTail(std::string_view detail)
+{
+    static const re2::RE2 re(
+        R"(([A-Z][A-Z0-9_]*(?:/[A-Z0-9_]+)?)\s+(Fatal|Nonfatal)\s+XC\s?(\d)\s+i\s?(\d)\s+Link\s+(-?\d+)\s+[(\[]\s*(0x[0-9a-fA-F]+)(?:\s+(0x[0-9a-fA-F]+))?)");
+    std::string subcode, severity, xc, inj, link, intr, status;
+    if (!re2::RE2::PartialMatch(re2::StringPiece(detail.data(), detail.size()), re, &subcode, &severity, &xc, &inj,
+                                &link, &intr, &status))
+        return std::nullopt;
+    NvlinkTail t;
+    t.subcode = subcode;
+    t.fatal = severity == "Fatal";
+    t.crossContain = std::stoi(xc);
+    t.injected = inj != "0";
+    t.link = std::stoi(link);
+    t.intrInfo = static_cast<std::uint32_t>(std::stoul(intr, nullptr, 16));
+    t.errorStatus = status.empty() ? 0 : static_cast<std::uint32_t>(std::stoul(status, nullptr, 16));
+    return t;
+}
+
+std::optional<Xid74Words> parseXid74(std::string_view detail)
+{
+    static const re2::RE2 re(R"([Ll]ink\s+(\d+)\s*\(\s*((?:0x[0-9a-fA-F]+\s*,\s*)*0x[0-9a-fA-F]+)\s*\))");
+    std::string link, words;
+    if (!re2::RE2::PartialMatch(re2::StringPiece(detail.data(), detail.size()), re, &link, &words))
+        return std::nullopt;
+    Xid74Words w;
+    w.link = std::stoi(link);
+    std::size_t pos = 0;
+    while ((pos = words.find("0x", pos)) != std::string::npos) {
+        std::size_t end = pos + 2;
+        while (end < words.size() && std::isxdigit(static_cast<unsigned char>(words[end])))
+            ++end;
+        w.words.push_back(static_cast<std::uint32_t>(std::stoul(words.substr(pos + 2, end - pos - 2), nullptr, 16)));
+        pos = end;
+    }
+    return w;
+}
+
+namespace {
+
+std::string hex32(std::uint32_t v)
+{
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+
+/// A decoded Xid: the symptom it raises and the facts behind it.
+struct Decoded {
+    std::string symptom;
+    bool sympathetic = false;
+    std::map<std::string, std::string> attrs;
+    std::string explanation;
+};
+
+class HandleXidBurstEvents final : public CodeRule {
+public:
+    explicit HandleXidBurstEvents(json config)
+        : m_config(std::move(config))
+    {
+        m_window = static_cast<TimeNs>(m_config.value("burst_window_s", 10.0) * 1e9);
+        for (const auto& x : m_config.value("sympathetic_xids", json::array()))
+            m_sympathetic.insert(x.get<int>());
+    }
+
+    std::string id() const override { return "HandleXidBurstEvents"; }
+    std::string description() const override
+    {
+        return "Groups Xid bursts per GPU, decodes NVLink error words and recovery actions, marks sympathetic Xids";
+    }
+
+    std::vector<Event> run(std::vector<Event> events, ExecutionContext& context, const Catalog& catalog,
+                           TraceSink& trace) const override;
+
+private:
+    Decoded decode(int xid, const std::string& detail, TraceSink& trace, const Event& e) const;
+    Decoded decodeNvlink5(int xid, const NvlinkTail& t) const;
+    Decoded decodeXid74(const Xid74Words& w) const;
+    void resolveGpu(Event& e, const ExecutionContext& context, TraceSink& trace) const;
+    void markBurst(std::vector<Event*>& burst, const Catalog& catalog, TraceSink& trace) const;
+
+    json m_config;
+    TimeNs m_window = 10 * NsPerSec;
+    std::set<int> m_sympathetic;
+};
+
+std::string mapped(const json& table, const std::string& key, const std::string& fallback)
+{
+    auto it = table.find(key);
+    return it != table.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+Decoded HandleXidBurstEvents::decodeNvlink5(int xid, const NvlinkTail& t) const
+{
+    Decoded d;
+    d.attrs["subcode"] = t.subcode;
+    d.attrs["severity"] = t.fatal ? "Fatal" : "Nonfatal";
+    d.attrs["intr_info"] = hex32(t.intrInfo);
+    d.attrs["error_status"] = hex32(t.errorStatus);
+    d.attrs["link"] = std::to_string(t.link);
+    d.attrs["injected"] = t.injected ? "true" : "false";
+    const json nv = m_config.value("nvlink5", json::object());
+    if (t.injected) {
+        d.symptom = nv.value("injected_symptom", "nvlink_injected_error");
+        d.explanation = "injected (RAS test) NVLink error: not a fault";
+        return d;
+    }
+    const bool linkEvent = t.subcode.find("LINK_EVT") != std::string::npos ||
+                           t.subcode.find("LINK_DOWN") != std::string::npos;
+    if (xid == 149 && linkEvent) {
+        const int reason = xid149Reason(t.intrInfo);
+        d.attrs["reason"] = std::to_string(reason);
+        d.attrs["reason_name"] = mapped(m_config.value("xid149_reason_names", json::object()), std::to_string(reason),
+                                        "unknown_reason");
+        std::string cls = "unknown";
+        for (const auto& [name, entry] : objectAt(m_config, "xid149_reasons").items()) {
+            const auto codes = entry.value("codes", json::array());
+            if (std::find(codes.begin(), codes.end(), reason) != codes.end()) {
+                cls = name;
+                d.symptom = entry.value("symptom", "");
+            }
+        }
+        if (d.symptom.empty())
+            d.symptom = m_config["xid149_reasons"].value("unknown", json::object()).value("symptom", "nvlink_link_down");
+        d.attrs["class"] = cls;
+        d.explanation = "intrInfo " + hex32(t.intrInfo) + " -> reason (bits 25:20) " + std::to_string(reason) + " (" +
+                        d.attrs["reason_name"] + "), class " + cls;
+        return d;
+    }
+    d.symptom = t.fatal ? nv.value("fatal_symptom", "nvlink_fatal") : nv.value("nonfatal_symptom", "nvlink_nonfatal");
+    d.explanation = "Xid " + std::to_string(xid) + " " + t.subcode + " " + d.attrs["severity"] + " on link " +
+                    d.attrs["link"];
+    return d;
+}
+
+Decoded HandleXidBurstEvents::decodeXid74(const Xid74Words& w) const
+{
+    Decoded d;
+    d.attrs["link"] = std::to_string(w.link);
+    std::string words;
+    for (auto v : w.words)
+        words += (words.empty() ? "" : " ") + hex32(v);
+    d.attrs["words"] = words;
+    // The most severe class among the set bits wins; the table is ordered most severe first.
+    const json classes = m_config.value("xid74_classes", json::array());
+    std::string bits;
+    for (const auto& cls : classes) {
+        const std::size_t word = cls.value("word", 1u);
+        if (word == 0 || word > w.words.size())
+            continue;
+        for (const auto& bit : cls.value("bits", json::array())) {
+            if ((w.words[word - 1] >> bit.get<int>()) & 1u) {
+                bits += (bits.empty() ? "" : ", ") + std::string("word ") + std::to_string(word) + " bit " +
+                        std::to_string(bit.get<int>()) + " (" + cls.value("class", "") + ")";
+                if (d.symptom.empty()) {
+                    d.symptom = cls.value("symptom", "nvlink_error");
+                    d.sympathetic = cls.value("sympathetic", false);
+                    d.attrs["class"] = cls.value("class", "");
+                }
+            }
+        }
+    }
+    if (d.symptom.empty()) {
+        d.symptom = m_config.value("xid74_default_symptom", "nvlink_error");
+        d.attrs["class"] = "undecoded";
+    }
+    d.explanation = "Xid 74 link " + std::to_string(w.link) + " words " + words + (bits.empty() ? "" : ": " + bits);
+    return d;
+}
+
+Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, TraceSink& trace, const Event& e) const
+{
+    Decoded d;
+    if (xid >= 144 && xid <= 150) {
+        if (auto tail = parseNvlinkTail(detail))
+            d = decodeNvlink5(xid, *tail);
+    } else if (xid == 74) {
+        if (auto words = parseXid74(detail))
+            d = decodeXid74(*words);
+    } else if (xid == 154) {
+        static const re2::RE2 re(R"(from (0x[0-9a-fA-F]+) \(([^)]*)\) to (0x[0-9a-fA-F]+) \(([^)]*)\))");
+        std::string fromCode, fromName, toCode, toName;
+        if (re2::RE2::PartialMatch(detail, re, &fromCode, &fromName, &toCode, &toName)) {
+            d.attrs["recovery_action"] = toName;
+            d.attrs["recovery_from"] = fromName;
+            d.explanation = "recovery action " + fromName + " -> " + toName;
+        }
+    } else if (xid == 94 || xid == 95) {
+        static const re2::RE2 re(R"((Contained|Uncontained): ([^.]*)\. RST: (Yes|No), D-RST: (Yes|No))");
+        std::string kind, unit, rst, drst;
+        if (re2::RE2::PartialMatch(detail, re, &kind, &unit, &rst, &drst)) {
+            d.attrs["containment"] = kind;
+            d.attrs["unit"] = unit;
+            d.attrs["reset_required"] = rst;
+            d.attrs["drain_reset"] = drst;
+        }
+    }
+    if (d.symptom.empty())
+        d.symptom = mapped(m_config.value("xid_symptoms", json::object()), std::to_string(xid),
+                           m_config.value("default_symptom", "gpu_xid"));
+    d.sympathetic = d.sympathetic || m_sympathetic.count(xid) > 0;
+    TraceStep step;
+    step.phase = "early";
+    step.rule = id();
+    step.action = "decode";
+    step.node = e.node;
+    step.gpu = e.gpu;
+    step.summary = "Xid " + std::to_string(xid) + " -> " + d.symptom +
+                   (d.explanation.empty() ? std::string() : ": " + d.explanation);
+    step.details = d.attrs;
+    step.details["xid"] = std::to_string(xid);
+    step.events = {e.id};
+    trace.record(std::move(step));
+    return d;
+}
+
+void HandleXidBurstEvents::resolveGpu(Event& e, const ExecutionContext& context, TraceSink& trace) const
+{
+    const std::string pci = normalizePci(e.attrs["pci"]);
+    e.attrs["pci"] = pci;
+    auto node = context.pciToGpu.find(e.node);
+    if (node != context.pciToGpu.end()) {
+        auto it = node->second.find(pci);
+        if (it != node->second.end()) {
+            e.gpu = it->second;
+            return;
+        }
+    }
+    TraceStep step;
+    step.phase = "early";
+    step.rule = id();
+    step.action = "map-gpu";
+    step.fired = false;
+    step.node = e.node;
+    step.summary = "no GPU index known for PCI " + pci + " on " + e.node +
+                   "; symptom keyed by PCI (add NCCL INFO init lines or an nvidia-smi listing)";
+    step.events = {e.id};
+    trace.record(std::move(step));
+}
+
+void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& catalog, TraceSink& trace) const
+{
+    const Event* primary = nullptr;
+    int best = INT32_MIN;
+    for (const Event* e : burst) {
+        const SymptomDef* def = catalog.symptom(e->symptom);
+        const int p = def ? def->priority : 0;
+        if (!e->sympathetic && p > best) {
+            best = p;
+            primary = e;
+        }
+    }
+    TraceStep step;
+    step.phase = "early";
+    step.rule = id();
+    step.action = "burst";
+    step.node = burst.front()->node;
+    step.gpu = burst.front()->gpu;
+    step.windowStart = burst.front()->time;
+    step.windowEnd = burst.back()->time;
+    std::string xids;
+    for (const Event* e : burst) {
+        step.events.push_back(e->id);
+        xids += (xids.empty() ? "" : ",") + e->attrs.at("xid");
+    }
+    step.details["xids"] = xids;
+    step.summary = "burst of " + std::to_string(burst.size()) + " Xid(s) [" + xids + "] on " + step.node +
+                   (primary ? "; primary " + primary->symptom : "; no primary (sympathetic only)");
+    trace.record(std::move(step));
+    if (!primary)
+        return;
+    const std::string primaryId = symptomIdFor(primary->symptom, primary->node, primary->gpu);
+    for (Event* e : burst) {
+        if (e->sympathetic)
+            e->attrs["follows"] = primaryId;
+    }
+}
+
+std::vector<Event> HandleXidBurstEvents::run(std::vector<Event> events, ExecutionContext& context,
+                                             const Catalog& catalog, TraceSink& trace) const
+{
+    std::map<std::pair<std::string, std::string>, std::vector<Event*>> byGpu;
+    for (auto& e : events) {
+        if (e.type != "xid")
+            continue;
+        resolveGpu(e, context, trace);
+        const int xid = std::atoi(e.attrs["xid"].c_str());
+        Decoded d = decode(xid, e.attrs.count("detail") ? e.attrs["detail"] : std::string(), trace, e);
+        e.symptom = d.symptom;
+        e.sympathetic = d.sympathetic;
+        for (auto& [k, v] : d.attrs)
+            e.attrs[k] = v;
+        if (d.attrs.count("link"))
+            e.link = d.attrs["link"];
+        byGpu[{e.node, e.attrs["pci"]}].push_back(&e);
+    }
+    // Bursts: consecutive Xids on one GPU separated by less than the window.
+    std::map<std::string, std::vector<std::vector<Event*>>> burstsByNode;
+    for (auto& [key, list] : byGpu) {
+        std::vector<Event*> burst;
+        for (Event* e : list) {
+            if (!burst.empty() && e->time != NoTime && burst.back()->time != NoTime &&
+                e->time - burst.back()->time > m_window) {
+                markBurst(burst, catalog, trace);
+                burstsByNode[key.first].push_back(burst);
+                burst.clear();
+            }
+            burst.push_back(e);
+        }
+        if (!burst.empty()) {
+            markBurst(burst, catalog, trace);
+            burstsByNode[key.first].push_back(burst);
+        }
+    }
+    // Sympathetic Xids on a GPU without its own primary follow a primary on another GPU of the node.
+    for (auto& [node, bursts] : burstsByNode) {
+        for (auto& burst : bursts) {
+            for (Event* e : burst) {
+                if (!e->sympathetic || e->attrs.count("follows"))
+                    continue;
+                for (auto& other : bursts) {
+                    for (Event* p : other) {
+                        if (p->sympathetic || p->time == NoTime || e->time == NoTime ||
+                            std::llabs(e->time - p->time) > m_window)
+                            continue;
+                        e->attrs["follows"] = symptomIdFor(p->symptom, p->node, p->gpu);
+                    }
+                }
+            }
+        }
+    }
+    return events;
+}
+
+}  // namespace
+
+std::unique_ptr<CodeRule> makeHandleXidBurstEvents(const json& config)
+{
+    return std::make_unique<HandleXidBurstEvents>(config);
+}
+
+}  // namespace attrib::rules

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Test helpers: the source catalog (loaded once), temporary rule folders, sample paths.
+#pragma once
+
+#include "rules/cpp/builtin_rules.h"
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace attrib::tests {
+
+inline engine::CatalogPtr sourceCatalog()
+{
+    static const engine::CatalogPtr catalog = rules::loadCatalog(ATTRIB_SOURCE_RULES_DIR);
+    return catalog;
+}
+
+inline std::string samplePath(const std::string& name)
+{
+    return std::string(ATTRIB_SOURCE_DIR) + "/samples/" + name;
+}
+
+inline void writeFile(const std::filesystem::path& path, const std::string& text)
+{
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+}  // namespace attrib::tests

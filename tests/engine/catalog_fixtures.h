@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Broken rule files for tst_catalog (kept out of the moc-parsed test file: moc does not read raw strings).
+#pragma once
+
+namespace fixtures {
+
+inline constexpr const char* BrokenRegexRules = R"json({
+  "kind": "extractors",
+  "rules": [
+    {"id": "good_rule", "sources": ["app"], "pattern": "all is (?P<what>fine)", "event": "x",
+     "cases": [{"line": "all is fine", "fields": {"what": "fine"}}]},
+    {"id": "bad_rule", "sources": ["app"],
+     "pattern": "unclosed (group",
+     "event": "x", "cases": [{"line": "unclosed (group"}]}
+  ]
+}
+)json";
+
+inline constexpr const char* WrongCaseRules = R"json({"kind": "extractors", "rules": [
+  {"id": "wrong_case", "sources": ["kernel"], "pattern": "disk (?P<dev>\\w+) failed", "event": "x",
+   "cases": [{"line": "disk sda failed", "fields": {"dev": "sdb"}}]}
+]})json";
+
+inline constexpr const char* GhostSymptomRules = R"json({"kind": "extractors", "rules": [
+  {"id": "ghost", "sources": ["app"], "pattern": "boo", "event": "x", "symptom": "not_registered",
+   "cases": [{"line": "boo"}]}]})json";
+
+}  // namespace fixtures

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Catalog loading: diagnostics with file and line, bad rules left out, the rest still loads.
+#include "../common/test_catalog.h"
+
+#include "catalog_fixtures.h"
+#include "engine/catalog.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace fs = std::filesystem;
+using namespace attrib;
+
+class TestCatalog : public QObject {
+    Q_OBJECT
+
+private:
+    /// A copy of the source catalog in a temp dir, for breaking on purpose.
+    fs::path copyCatalog(QTemporaryDir& dir)
+    {
+        const fs::path root = dir.path().toStdString();
+        fs::copy(ATTRIB_SOURCE_RULES_DIR, root / "rules", fs::copy_options::recursive);
+        return root / "rules";
+    }
+
+    const engine::Diagnostic* findDiagnostic(const engine::Catalog& c, const std::string& rule)
+    {
+        for (const auto& d : c.diagnostics())
+            if (d.rule == rule)
+                return &d;
+        return nullptr;
+    }
+
+private Q_SLOTS:
+    void sourceCatalogIsClean()
+    {
+        const auto cat = tests::sourceCatalog();
+        for (const auto& d : cat->diagnostics())
+            qWarning("%s", d.str().c_str());
+        QVERIFY(cat->diagnostics().empty());
+        QCOMPARE(cat->casesFailed(), std::size_t(0));
+        QVERIFY(cat->casesPassed() >= 40);
+        QVERIFY(cat->symptom("nvlink_signal_integrity"));
+        QVERIFY(cat->priorityTable("gb200"));
+        QCOMPARE(cat->priorityTable("unknown-platform")->id, std::string("DefaultPriorityRootCause"));
+        QVERIFY(!cat->hash().empty());
+    }
+
+    void invalidRegexLeavesRuleOutAndNamesFileAndLine()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "broken.json", fixtures::BrokenRegexRules);
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto* d = findDiagnostic(*cat, "bad_rule");
+        QVERIFY(d);
+        QCOMPARE(d->where.file, std::string("extractors/broken.json"));
+        QCOMPARE(d->where.line, 7);
+        QVERIFY(d->message.find("invalid pattern") != std::string::npos);
+        bool good = false, bad = false;
+        for (const auto& r : cat->extractors()) {
+            good = good || r.id == "good_rule";
+            bad = bad || r.id == "bad_rule";
+        }
+        QVERIFY(good);
+        QVERIFY(!bad);
+        QVERIFY(cat->extractors().size() > 10);  // the rest of the catalog still loads
+    }
+
+    void failingCaseLeavesRuleOut()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "wrong.json", fixtures::WrongCaseRules);
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto* d = findDiagnostic(*cat, "wrong_case");
+        QVERIFY(d);
+        QCOMPARE(d->where.line, 3);
+        QVERIFY(d->message.find("expected 'sdb' but got 'sda'") != std::string::npos);
+        QVERIFY(cat->casesFailed() >= 1);
+    }
+
+    void invalidJsonNamesLine()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "refine" / "typo.json", "{\n  \"kind\": \"refine\",\n  \"rules\": [,]\n}\n");
+        const auto cat = rules::loadCatalog(rules.string());
+        bool found = false;
+        for (const auto& d : cat->diagnostics())
+            if (d.where.file == "refine/typo.json" && d.where.line == 3)
+                found = true;
+        QVERIFY(found);
+        QVERIFY(!cat->refineRules().empty());
+    }
+
+    void unregisteredSymptomIsAnError()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "ghost.json", fixtures::GhostSymptomRules);
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto* d = findDiagnostic(*cat, "ghost");
+        QVERIFY(d);
+        QVERIFY(d->message.find("unregistered symptom") != std::string::npos);
+    }
+
+    void missingFolderIsReported()
+    {
+        const auto cat = rules::loadCatalog("/nonexistent/rules");
+        QCOMPARE(cat->diagnostics().size(), std::size_t(1));
+        QVERIFY(cat->extractors().empty());
+    }
+
+    void globMatching()
+    {
+        QVERIFY(engine::globMatch("nccl_*", "nccl_remote_error"));
+        QVERIFY(engine::globMatch("*", ""));
+        QVERIFY(engine::globMatch("a?c", "abc"));
+        QVERIFY(!engine::globMatch("nccl_*", "cuda_nccl"));
+        QVERIFY(!engine::globMatch("abc", "abcd"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCatalog)
+#include "tst_catalog.moc"

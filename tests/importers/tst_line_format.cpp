@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Tests content sniffing of every supported format and the per-format line parsers.
+#include "importers/line_format.h"
+
+#include "importers/timestamps.h"
+
+#include <QtTest>
+
+using namespace attrib::importers;
+using attrib::engine::NoTime;
+
+Q_DECLARE_METATYPE(attrib::engine::SourceKind)
+Q_DECLARE_METATYPE(attrib::engine::TimeSource)
+
+namespace {
+
+constexpr qint64 Sec = 1'000'000'000;
+
+std::string_view view(const QByteArray& bytes) { return std::string_view(bytes.constData(), bytes.size()); }
+QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+/// What one parsed line should look like.
+struct Expect {
+    qint64 time = NoTime;
+    TimeSource source = TimeSource::None;
+    const char* host = "";
+    int rank = -1;
+    int gpu = -1;
+    const char* text = "";
+    bool ok = true;
+};
+
+void parseRow(const char* name, const char* format, const QByteArray& line, const Expect& e, int year = 2026,
+              qint64 boot = NoTime)
+{
+    QTest::newRow(name) << QString::fromLatin1(format) << year << boot << line << e.ok << e.time << e.source
+                        << QString::fromUtf8(e.host) << e.rank << e.gpu << QString::fromUtf8(e.text);
+}
+
+void sniffRow(const char* name, const QByteArray& head, const char* path, SourceKind kind, const char* format,
+              const char* reason = "")
+{
+    QTest::newRow(name) << head << QString::fromLatin1(path) << kind << QString::fromLatin1(format)
+                        << QString::fromLatin1(reason);
+}
+
+QByteArray repeatLines(const QByteArray& line, int count)
+{
+    QByteArray out;
+    for (int i = 0; i < count; ++i)
+        out += line + '\n';
+    return out;
+}
+
+/// Parses `lines` with one parser and returns the times it gave.
+QList<qint64> times(const char* format, const QList<QByteArray>& lines, int year)
+{
+    auto parser = makeParser(Sniffed { SourceKind::Unknown, format, {} }, TimeHints { year, NoTime });
+    QList<qint64> out;
+    for (const auto& line : lines) {
+        ParsedLine parsed;
+        parser->parse(view(line), parsed);
+        out << parsed.time;
+    }
+    return out;
+}
+
+}  // namespace
+
+class TestLineFormat : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sniffing_data();
+    void sniffing();
+    void sniffLooksOnlyAtHead();
+    void parsing_data();
+    void parsing();
+    void yearWrapsFromDecemberToJanuary();
+    void yearNotBumpedBySmallBackwardJump();
+    void unknownFormatGetsPlainParser();
+    void sniffThenParseSlurmSample();
+};
+
+namespace {
+
+constexpr const char* Xid = "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.";
+constexpr const char* Watchdog = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580)";
+constexpr qint64 Apr22 = 1776893660 * Sec;  // 2026-04-22T21:34:20Z
+
+QByteArray glogLine() { return QByteArray("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] ") + Watchdog; }
+
+/// Kernel ring buffer and syslog files.
+void addLogSniffRows()
+{
+    sniffRow("dmesg raw",
+             "[    0.000000] Linux version 6.1.0\n[  171167.620236] NVRM: Xid (PCI:0009:01:00): 149, NETIR_LINK_EVT\n"
+             "[171167.700000] NVRM: GPU at PCI:0009:01:00: GPU-1234\n",
+             "x.txt", SourceKind::Kernel, "dmesg-raw", "3 of 3");
+    sniffRow("dmesg raw with priority", "<4>[ 12.000001] mlx5_core 0000:3b:00.0: link down\n<6>[ 13.5] ok\n", "",
+             SourceKind::Kernel, "dmesg-raw");
+    sniffRow("dmesg -T",
+             "[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380\n"
+             "[Sun Feb 23 16:24:19 2025] NVRM: GPU4 GSP RPC timeout\n   continuation of the record\n",
+             "", SourceKind::Kernel, "dmesg-T", "2 of 3");
+    sniffRow("kern.log (RFC 3164, kernel)",
+             "Apr 22 21:34:20 node-01 kernel: [12345.678] NVRM: Xid (PCI:0000:3b:00): 79\n"
+             "Apr 22 21:34:21 node-01 kernel: NVRM: GPU has fallen off the bus.\n"
+             "Apr 22 21:34:22 node-01 systemd[1]: Started x.\n",
+             "", SourceKind::Kernel, "rfc3164");
+    sniffRow("syslog (RFC 3164, daemons)",
+             "Dec  6 19:25:33 at7tj000004 systemd-networkd[2385]: ib1: Lost carrier\n"
+             "Dec  6 19:25:34 at7tj000004 CRON[1]: (root) CMD (true)\n"
+             "Dec  6 19:25:35 at7tj000004 kernel: mlx5_core: link down\n",
+             "messages", SourceKind::Syslog, "rfc3164");
+    sniffRow("journal short-iso kernel",
+             "2026-04-22T21:34:20.123456+00:00 node-07 kernel: NVRM: Xid (PCI:0000:3b:00): 48\n"
+             "2026-04-22T21:34:21+00:00 node-07 kernel: NVRM: DBE\n",
+             "", SourceKind::Kernel, "iso8601");
+    sniffRow("ISO syslog daemons",
+             "2023-06-22T21:55:31.352446+08:00 host sshd[12]: Accepted key\n"
+             "2023-06-22T21:55:32.352446+08:00 host nvidia-persistenced[3]: started\n",
+             "", SourceKind::Syslog, "iso8601");
+}
+
+/// Application, Slurm and Fabric Manager files.
+void addAppSniffRows()
+{
+    sniffRow("NCCL app log",
+             "node-02:4321:4400 [3] NCCL INFO Bootstrap : Using ib0:10.0.0.2<0>\n"
+             "node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer\n",
+             "", SourceKind::App, "app", "application");
+    sniffRow("PyTorch rank glog",
+             "[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective\n"
+             "[rank0]:[E1206 18:44:12.765298746 ProcessGroupNCCL.cpp:1664] [PG 1 Rank 0] Exception\n",
+             "", SourceKind::App, "app");
+    sniffRow("torch elastic python logging",
+             "[2024-05-08 08:47:31,261] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending SIGTERM\n"
+             "[2024-05-08 08:47:31,877] torch.distributed.elastic.multiprocessing.api: [ERROR] failed\n",
+             "", SourceKind::App, "app");
+    sniffRow("python traceback",
+             "Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+             "RuntimeError: CUDA error: an illegal memory access was encountered\n",
+             "", SourceKind::App, "app");
+    sniffRow("mpirun tagged output", "[1,0]<stdout>:epoch 1\n[1,1]<stderr>:warning\n", "", SourceKind::App, "app");
+    sniffRow("srun --label", " 0: step 100 loss 2.1\n 1: step 100 loss 2.2\n12: step 100 loss 2.0\n", "",
+             SourceKind::App, "app");
+    sniffRow("slurm job stderr",
+             "srun: Job step aborted: Waiting up to 7 seconds for job step to finish.\nsrun: got SIGCONT\n"
+             "slurmstepd-vm: error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***\n"
+             "srun: error: vm: task 0: Terminated\n",
+             "cancel.err.txt", SourceKind::Slurm, "slurm-out", "srun/slurmstepd");
+    sniffRow("job .out mixing app and srun lines",
+             "[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] Watchdog\n"
+             "[rank1]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] Watchdog\n"
+             "node-02:4321:4400 [3] NCCL WARN x\nsrun: error: node-02: task 3: Exited with exit code 1\n",
+             "slurm-1234.out", SourceKind::Slurm, "slurm-out");
+    sniffRow("banner only", "*** JOB 494583 ON n1 CANCELLED AT 2024-04-20T09:09:37 DUE TO TIME LIMIT ***\n", "",
+             SourceKind::Slurm, "slurm-out");
+    sniffRow("slurm daemon log",
+             "[2026-11-29T08:46:38.003] slurmctld version 22.05.8 started on cluster ci\n"
+             "[2026-11-29T08:46:38.020] error:  mpi/pmix_v4: init: can not load PMIx library\n",
+             "slurmctld.log", SourceKind::Slurm, "slurm-daemon");
+    sniffRow("fabric manager",
+             "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0\n"
+             "detected number of NVSwitches don't match with any supported system topology\n"
+             "[Feb 25 2025 14:01:18] [INFO] [tid 1808] successfully setup multicast team\n",
+             "", SourceKind::FabricManager, "fabricmanager");
+}
+
+/// Binary, empty, JSON, unrecognized content and path tie-breaks.
+void addEdgeSniffRows()
+{
+    sniffRow("CRLF line endings", "[ 1.000000] a\r\n[ 2.000000] b\r\n", "", SourceKind::Kernel, "dmesg-raw");
+    sniffRow("UTF-8 text is not binary", "[ 1.000000] gr\xc3\xbc\xc3\x9f \xe2\x9c\x93\n", "", SourceKind::Kernel,
+             "dmesg-raw");
+    sniffRow("NUL byte", QByteArray("[ 1.000000] a\n\0\0\0", 17), "", SourceKind::Unknown, "", "binary content");
+    sniffRow("mostly control bytes", "\x01\x02\x03\x04\x05\x06\x07\x08" "abc\n", "", SourceKind::Unknown, "",
+             "binary content");
+    sniffRow("invalid UTF-8", "\xff\xfe\xfa\xfb\xfc\xfd\x80\x81\x82" "ab", "", SourceKind::Unknown, "",
+             "binary content");
+    sniffRow("empty", "", "", SourceKind::Unknown, "", "empty file");
+    sniffRow("only whitespace", "\n\n   \r\n\t\n", "", SourceKind::Unknown, "", "empty file");
+    sniffRow("json object", "{\"job\": {\"id\": 1}}\n", "workload.json", SourceKind::Unknown, "", "json");
+    sniffRow("json lines", "{\"a\":1}\n{\"a\":2}\n", "", SourceKind::Unknown, "", "json");
+    sniffRow("json array", "\n  [\n  {\"a\": 1}\n]\n", "", SourceKind::Unknown, "", "json");
+    sniffRow("plain job output", "about to fail\ntask 0 on vm\ntask 1 on vm\n", "fail.out.txt", SourceKind::Unknown,
+             "", "unrecognized format");
+    sniffRow("tie: path says dmesg", "[ 1.000000] a\n[rank0]:b\n", "node1/dmesg.txt", SourceKind::Kernel,
+             "dmesg-raw");
+    sniffRow("tie: path says rank log", "[ 1.000000] a\n[rank0]:b\n", "logs/rank0.log", SourceKind::App, "app");
+    sniffRow("path alone does not decide", "[ 1.000000] a\n[ 2.000000] b\n[rank0]:c\n", "rank0.log",
+             SourceKind::Kernel, "dmesg-raw");
+}
+
+void addKernelParseRows()
+{
+    using TS = TimeSource;
+    const qint64 boot = makeTime(2026, 4, 22, 0, 0, 0);
+
+    parseRow("raw, boot unknown", "dmesg-raw", QByteArray("[ 1843.308145] ") + Xid,
+             { .time = 1843 * Sec + 308145000, .source = TS::BootRelative, .text = Xid });
+    parseRow("raw, boot known", "dmesg-raw", QByteArray("[ 1843.308145] ") + Xid,
+             { .time = boot + 1843 * Sec + 308145000, .source = TS::Absolute, .text = Xid }, 2026, boot);
+    parseRow("raw with priority", "dmesg-raw", "<4>[ 12.500000] x", { .time = 12 * Sec + 500000000,
+             .source = TS::BootRelative, .text = "x" });
+    parseRow("raw continuation", "dmesg-raw", "   Call Trace:", { .text = "   Call Trace:" });
+    parseRow("dmesg -T", "dmesg-T", QByteArray("[Sun Feb 23 16:24:18 2025] ") + Xid,
+             { .time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid });
+    parseRow("binary garbage", "dmesg-raw", QByteArray("\x01\x02\x03\x04x", 5), { .text = "", .ok = false });
+    parseRow("embedded NUL", "dmesg-raw", QByteArray("[ 1.000000] a\0b", 15), { .text = "", .ok = false });
+
+    // Syslog
+    parseRow("RFC 3164 kernel with uptime", "rfc3164", QByteArray("Apr 22 21:34:20 node-01 kernel: [12345.678] ") + Xid,
+             { .time = Apr22, .source = TS::YearInferred, .host = "node-01", .text = Xid });
+    parseRow("RFC 3164 kernel, no uptime", "rfc3164", "Sep 24 11:08:03 bvr-sql18 kernel: EDAC MC1: 5 CE error",
+             { .time = makeTime(2026, 9, 24, 11, 8, 3), .source = TS::YearInferred, .host = "bvr-sql18",
+               .text = "EDAC MC1: 5 CE error" });
+    parseRow("RFC 3164 daemon keeps its tag", "rfc3164",
+             "Dec  6 19:25:33 at7tj000004 systemd-networkd[2385]: ib1: Lost carrier",
+             { .time = makeTime(2024, 12, 6, 19, 25, 33), .source = TS::YearInferred, .host = "at7tj000004",
+               .text = "systemd-networkd[2385]: ib1: Lost carrier" }, 2024);
+    parseRow("RFC 3164 without a year", "rfc3164", "Apr 22 21:34:20 node-01 kernel: NVRM: x",
+             { .host = "node-01", .text = "NVRM: x" }, 0);
+    parseRow("RFC 3164 no tag", "rfc3164", "Apr 22 21:34:20 node-01 free text here",
+             { .time = Apr22, .source = TS::YearInferred, .host = "node-01", .text = "free text here" });
+    parseRow("syslog line without stamp", "rfc3164", "  continued", { .text = "  continued" });
+    parseRow("ISO kernel", "iso8601", QByteArray("2026-04-22T21:34:20.123456+00:00 node-07 kernel: ") + Xid,
+             { .time = Apr22 + 123456000, .source = TS::Absolute, .host = "node-07", .text = Xid });
+    parseRow("ISO with offset and uptime", "iso8601", "2023-06-22T21:55:31.352446+08:00 host kernel: [1.500000] x",
+             { .time = 1687442131 * Sec + 352446000, .source = TS::Absolute, .host = "host", .text = "x" });
+}
+
+void addAppParseRows()
+{
+    using TS = TimeSource;
+    // Application logs
+    const char* nccl = "node-02:4321:4400 [3] NCCL WARN NET/IB : Got completion from peer";
+    parseRow("NCCL keeps whole line", "app", nccl, { .host = "node-02", .gpu = 3, .text = nccl });
+    parseRow("rank + NCCL with file", "app", "[rank3]:node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x",
+             { .host = "node-02", .rank = 3, .gpu = 3,
+               .text = "node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x" });
+    parseRow("rank + glog", "app", glogLine(),
+             { .time = makeTime(2024, 12, 6, 18, 44, 12, 715298746), .source = TS::YearInferred, .rank = 0,
+               .text = Watchdog }, 2024);
+    parseRow("rank + glog, no year", "app", glogLine(), { .rank = 0, .text = Watchdog }, 0);
+    parseRow("unpadded glog month", "app", "[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] x",
+             { .time = makeTime(2025, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 0, .text = "x" },
+             2025);
+    parseRow("old c10 without stamp", "app", "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught",
+             { .text = "[Rank 1] Watchdog caught" });
+    parseRow("glog without fraction", "app", "[rank1]:[E1111 17:10:53] ProcessGroupNCCL's watchdog got stuck",
+             { .time = makeTime(2026, 11, 11, 17, 10, 53), .source = TS::YearInferred, .rank = 1,
+               .text = "ProcessGroupNCCL's watchdog got stuck" });
+    parseRow("python logging", "app",
+             "[2024-05-08 08:47:31,877] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1)",
+             { .time = makeTime(2024, 5, 8, 8, 47, 31, 877000000), .source = TS::Absolute,
+               .text = "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1)" });
+    parseRow("bare glog (torch elastic)", "app",
+             "E0325 20:57:27.620000 2606 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] "
+             "failed (exitcode: -9) local_rank: 5",
+             { .time = makeTime(2025, 3, 25, 20, 57, 27, 620000000), .source = TS::YearInferred,
+               .text = "failed (exitcode: -9) local_rank: 5" }, 2025);
+    parseRow("mpirun stdout", "app", "[1,2]<stdout>:RuntimeError: CUDA error",
+             { .rank = 2, .text = "RuntimeError: CUDA error" });
+    parseRow("mpirun + rank + glog", "app",
+             "[1,12]<stderr>:[rank12]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] x",
+             { .time = makeTime(2026, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 12,
+               .text = "x" });
+    parseRow("srun label", "app", " 3: Traceback (most recent call last):",
+             { .rank = 3, .text = "Traceback (most recent call last):" });
+    parseRow("srun label + NCCL", "app", "12: node-05:1:2 [7] NCCL INFO x",
+             { .host = "node-05", .rank = 12, .gpu = 7, .text = "node-05:1:2 [7] NCCL INFO x" });
+    parseRow("collector ISO + rank", "app", "2026-04-22T21:34:20.123Z [rank5]: x",
+             { .time = Apr22 + 123000000, .source = TS::Absolute, .rank = 5, .text = "x" });
+    parseRow("collector stamp is not an NCCL host", "app", "2026-04-22T21:34:20 [3] x",
+             { .time = Apr22, .source = TS::Absolute, .text = "[3] x" });
+    parseRow("collector bracket + label", "app", "[2026-04-22 21:34:20] 3: hello",
+             { .time = Apr22, .source = TS::Absolute, .rank = 3, .text = "hello" });
+    parseRow("collector stamp wins over glog", "app", "2026-04-22T21:34:20Z [rank0]:[E1206 18:44:12.7 X.cpp:1] y",
+             { .time = Apr22, .source = TS::Absolute, .rank = 0, .text = "y" }, 2024);
+    parseRow("rank prefix keeps indentation", "app", "[rank0]:   File \"train.py\", line 12",
+             { .rank = 0, .text = "  File \"train.py\", line 12" });
+    parseRow("traceback frame untouched", "app", "  File \"train.py\", line 12, in <module>",
+             { .text = "  File \"train.py\", line 12, in <module>" });
+    parseRow("elastic summary entry", "app", "[0]:", { .text = "[0]:" });
+    parseRow("elastic summary time", "app", "  time      : 2024-03-05_07:01:51",
+             { .text = "  time      : 2024-03-05_07:01:51" });
+    parseRow("label needs a space", "app", "12:34:56 not a label", { .text = "12:34:56 not a label" });
+    parseRow("empty line", "app", "", { .text = "" });
+    parseRow("app garbage", "app", QByteArray("\x01\x02\x03\x04\x05", 5), { .text = "", .ok = false });
+}
+
+void addSlurmAndFabricParseRows()
+{
+    using TS = TimeSource;
+    // Slurm
+    parseRow("slurmstepd with host", "slurm-out",
+             "slurmstepd-vm: error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***",
+             { .host = "vm", .text = "error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***" });
+    parseRow("slurmstepd without host", "slurm-out",
+             "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=7.batch.",
+             { .text = "error: Detected 1 oom-kill event(s) in StepId=7.batch." });
+    parseRow("srun line kept", "slurm-out", "srun: error: vm: tasks 0-1: Exited with exit code 1",
+             { .text = "srun: error: vm: tasks 0-1: Exited with exit code 1" });
+    parseRow("app line in job output", "slurm-out", glogLine(),
+             { .time = makeTime(2026, 12, 6, 18, 44, 12, 715298746), .source = TS::YearInferred, .rank = 0,
+               .text = Watchdog });
+    parseRow("labelled slurmstepd", "slurm-out", "0: slurmstepd-node3: error: x",
+             { .host = "node3", .rank = 0, .text = "error: x" });
+    parseRow("daemon log", "slurm-daemon",
+             "[2026-04-29T23:36:37.809] error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 ***",
+             { .time = makeTime(2026, 4, 29, 23, 36, 37, 809000000), .source = TS::Absolute,
+               .text = "error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 ***" });
+    parseRow("daemon continuation", "slurm-daemon", "more text", { .text = "more text" });
+
+    // Fabric Manager
+    parseRow("fabric manager", "fabricmanager",
+             "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0",
+             { .time = 1721721235 * Sec, .source = TS::Absolute,
+               .text = "[ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0" });
+    parseRow("fabric manager unstamped", "fabricmanager", "detected number of NVSwitches don't match",
+             { .text = "detected number of NVSwitches don't match" });
+}
+
+}  // namespace
+
+void TestLineFormat::sniffing_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<SourceKind>("kind");
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QString>("reason");
+    addLogSniffRows();
+    addAppSniffRows();
+    addEdgeSniffRows();
+}
+
+void TestLineFormat::sniffing()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(QString, path);
+    QFETCH(SourceKind, kind);
+    QFETCH(QString, format);
+    QFETCH(QString, reason);
+    const Sniffed sniffed = sniff(view(head), path.toStdString());
+    QCOMPARE(int(sniffed.kind), int(kind));
+    QCOMPARE(QString::fromStdString(sniffed.format), format);
+    QVERIFY2(QString::fromStdString(sniffed.reason).contains(reason), sniffed.reason.c_str());
+    QVERIFY(!sniffed.reason.empty());
+}
+
+void TestLineFormat::sniffLooksOnlyAtHead()
+{
+    const QByteArray head = repeatLines("[rank0]:hello", 50) + repeatLines("[ 1.000000] kernel", 100);
+    const Sniffed sniffed = sniff(view(head), "");
+    QCOMPARE(int(sniffed.kind), int(SourceKind::App));
+    QVERIFY2(sniffed.reason.find("50 of 50") != std::string::npos, sniffed.reason.c_str());
+}
+
+void TestLineFormat::parsing_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<int>("year");
+    QTest::addColumn<qint64>("boot");
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<bool>("ok");
+    QTest::addColumn<qint64>("time");
+    QTest::addColumn<TimeSource>("source");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("rank");
+    QTest::addColumn<int>("gpu");
+    QTest::addColumn<QString>("text");
+
+    addKernelParseRows();
+    addAppParseRows();
+    addSlurmAndFabricParseRows();
+}
+
+void TestLineFormat::parsing()
+{
+    QFETCH(QString, format);
+    QFETCH(int, year);
+    QFETCH(qint64, boot);
+    QFETCH(QByteArray, line);
+    QFETCH(bool, ok);
+    const Sniffed sniffed { SourceKind::Unknown, format.toStdString(), {} };
+    auto parser = makeParser(sniffed, TimeHints { year, boot });
+    QVERIFY(parser);
+    ParsedLine parsed;
+    parsed.rank = 99;  // stale values from a previous line must not survive
+    parsed.host = "stale";
+    QCOMPARE(parser->parse(view(line), parsed), ok);
+    if (!ok)
+        return;
+    QFETCH(qint64, time);
+    QFETCH(TimeSource, source);
+    QFETCH(QString, host);
+    QFETCH(int, rank);
+    QFETCH(int, gpu);
+    QFETCH(QString, text);
+    QCOMPARE(str(parsed.text), text);
+    QCOMPARE(parsed.time, time);
+    QCOMPARE(int(parsed.timeSource), int(source));
+    QCOMPARE(str(parsed.host), host);
+    QCOMPARE(parsed.rank, rank);
+    QCOMPARE(parsed.gpu, gpu);
+}
+
+void TestLineFormat::yearWrapsFromDecemberToJanuary()
+{
+    const QList<QByteArray> syslog = { "Dec 31 23:59:59 h kernel: a", "Jan  1 00:00:01 h kernel: b",
+                                       "Jan  1 00:00:02 h kernel: c" };
+    QCOMPARE(times("rfc3164", syslog, 2024),
+             QList<qint64>({ makeTime(2024, 12, 31, 23, 59, 59), makeTime(2025, 1, 1, 0, 0, 1),
+                             makeTime(2025, 1, 1, 0, 0, 2) }));
+    const QList<QByteArray> glog = { "[rank0]:[E1231 23:59:59.5 X.cpp:1] a", "node:1:2 [0] NCCL INFO b",
+                                     "[rank0]:[E0101 00:00:01.0 X.cpp:1] c" };
+    QCOMPARE(times("app", glog, 2024),
+             QList<qint64>({ makeTime(2024, 12, 31, 23, 59, 59, 500000000), NoTime, makeTime(2025, 1, 1, 0, 0, 1) }));
+}
+
+void TestLineFormat::yearNotBumpedBySmallBackwardJump()
+{
+    const QList<QByteArray> lines = { "Mar  1 00:00:00 h kernel: a", "Feb 28 23:59:00 h kernel: b" };
+    QCOMPARE(times("rfc3164", lines, 2025),
+             QList<qint64>({ makeTime(2025, 3, 1, 0, 0, 0), makeTime(2025, 2, 28, 23, 59, 0) }));
+}
+
+void TestLineFormat::unknownFormatGetsPlainParser()
+{
+    for (const char* format : { "", "json", "no-such-format" }) {
+        auto parser = makeParser(Sniffed { SourceKind::Unknown, format, "x" }, TimeHints {});
+        QVERIFY(parser);
+        ParsedLine parsed;
+        QVERIFY(parser->parse("[ 1.000000] hello", parsed));
+        QCOMPARE(str(parsed.text), QStringLiteral("[ 1.000000] hello"));
+        QCOMPARE(parsed.time, NoTime);
+        QCOMPARE(int(parsed.timeSource), int(TimeSource::None));
+        QVERIFY(!parser->parse(std::string_view("\0\0", 2), parsed));
+    }
+}
+
+void TestLineFormat::sniffThenParseSlurmSample()
+{
+    // cancel.err.txt of the real Slurm 22.05 samples.
+    const QByteArray head = "srun: Job step aborted: Waiting up to 7 seconds for job step to finish.\n"
+                            "srun: got SIGCONT\n"
+                            "slurmstepd-vm: error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***\n"
+                            "srun: forcing job termination\n"
+                            "slurmstepd-vm: error: *** STEP 6.0 ON vm CANCELLED AT 2026-11-29T08:46:57 ***\n"
+                            "srun: error: vm: task 0: Terminated\n";
+    const Sniffed sniffed = sniff(view(head), "cancel.err.txt");
+    QCOMPARE(QString::fromStdString(sniffed.format), QStringLiteral("slurm-out"));
+    auto parser = makeParser(sniffed, TimeHints { 2026, NoTime });
+    QStringList hosts;
+    for (const auto& line : head.split('\n')) {
+        ParsedLine parsed;
+        QVERIFY(parser->parse(view(line), parsed));
+        if (!parsed.host.empty())
+            hosts << str(parsed.host);
+    }
+    QCOMPARE(hosts, QStringList({ "vm", "vm" }));
+}
+
+QTEST_APPLESS_MAIN(TestLineFormat)
+#include "tst_line_format.moc"
