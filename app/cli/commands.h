@@ -21,5 +21,6 @@ bool parseOptions(const std::vector<std::string>& args, Options& options, std::s
 
 int runAnalyze(const Options& options);
 int runRulesTest(const Options& options);
+int runEval(const Options& options);
 
 }  // namespace attrib::cli

@@ -12,6 +12,7 @@ void usage(std::ostream& out)
     out << "usage: attrib <command> [options]\n"
            "  analyze BUNDLE [--json] [--rules DIR] [--trace FILE]   analyse an evidence bundle\n"
            "  rules test [--rules DIR] [--verbose]                   run every rule's inline cases\n"
+           "  eval DIR [--rules DIR] [--verbose]                     score every bundle with an expected.json\n"
            "  help                                                   this text\n"
            "Exit 0 when the analysis ran (whatever the verdict); non-zero with a one-line reason on bad input.\n";
 }
@@ -37,6 +38,8 @@ int main(int argc, char** argv)
     options.executable = argv[0];
     if (command == "analyze")
         return runAnalyze(options);
+    if (command == "eval")
+        return runEval(options);
     if (command == "rules" && !options.positional.empty() && options.positional[0] == "test")
         return runRulesTest(options);
     std::cerr << "attrib: unknown command '" << command << "'\n";
