@@ -2,6 +2,8 @@
 // expected.json comparison.
 #include "engine/expectation.h"
 
+#include <cmath>
+
 namespace attrib::engine {
 
 namespace {
@@ -49,6 +51,26 @@ void compareSymptoms(const nlohmann::ordered_json& symptoms, const nlohmann::jso
     }
 }
 
+void compareClockOffsets(const nlohmann::ordered_json& got, const nlohmann::json& want, std::vector<std::string>& out)
+{
+    for (const auto& [node, spec] : want.items()) {
+        const double offset = spec.value("offset_s", 0.0);
+        const double tolerance = spec.value("tolerance_s", 1.0);
+        bool found = false;
+        for (const auto& o : got) {
+            if (o["node"] != node)
+                continue;
+            found = true;
+            const double measured = o["offset_ms"].get<double>() / 1000.0;
+            if (std::abs(measured - offset) > tolerance || !o["applied"].get<bool>())
+                out.push_back("clock offset of " + node + ": expected " + std::to_string(offset) + " s (applied) but got " +
+                              std::to_string(measured) + " s" + (o["applied"].get<bool>() ? "" : " (not applied)"));
+        }
+        if (!found)
+            out.push_back("clock offset of " + node + ": not measured");
+    }
+}
+
 }  // namespace
 
 std::vector<std::string> compareWithExpected(const nlohmann::ordered_json& verdict, const nlohmann::json& expected)
@@ -76,6 +98,8 @@ std::vector<std::string> compareWithExpected(const nlohmann::ordered_json& verdi
     }
     if (expected.contains("symptoms"))
         compareSymptoms(verdict["symptoms"], expected["symptoms"], out);
+    if (expected.contains("clock_offsets"))
+        compareClockOffsets(verdict["clock_offsets"], expected["clock_offsets"], out);
     return out;
 }
 

@@ -144,6 +144,7 @@ struct ClockOffset {
     TimeNs offset = 0;
     TimeNs uncertainty = 0;
     std::string anchor;
+    bool applied = false;  ///< false when within the anchors' jitter
 };
 
 /// The scope of one workload attempt.
@@ -161,6 +162,8 @@ struct ExecutionContext {
     std::string source;  ///< where the context came from (workload.json, inferred, ...)
     /// node -> source kinds that delivered evidence for it (to name missing evidence)
     std::map<std::string, std::vector<std::string>> collected;
+    /// node -> uncertainty of its corrected clock (widens tie windows)
+    std::map<std::string, TimeNs> clockUncertainty;
 };
 
 }  // namespace attrib::engine

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Phases 8-9: the platform priority table narrows the active set; outcome mapping names the terminal
 // state, sub-domain, root cause and action, or reports an honest "ambiguous" with candidates.
+#include "engine/clock_skew.h"
 #include "engine/extractor.h"
 #include "engine/json_util.h"
 #include "engine/pipeline.h"
@@ -111,20 +112,36 @@ std::vector<Symptom> prioritizeSymptoms(const Catalog& catalog, const ExecutionC
 
 namespace {
 
+bool collectedOn(const ExecutionContext& context, const std::string& node, const char* kind)
+{
+    auto it = context.collected.find(node);
+    return it != context.collected.end() && std::find(it->second.begin(), it->second.end(), kind) != it->second.end();
+}
+
+bool collectedAnywhere(const ExecutionContext& context, const char* kind)
+{
+    return std::any_of(context.collected.begin(), context.collected.end(), [&](const auto& entry) {
+        return std::find(entry.second.begin(), entry.second.end(), kind) != entry.second.end();
+    });
+}
+
+/// The evidence that would tell tied candidates apart, most specific first.
 std::string separatedBy(const ExecutionContext& context, const std::vector<Symptom*>& tied)
 {
+    std::vector<std::string> parts;
+    for (const auto* s : tied)
+        if (!s->node.empty() && !collectedOn(context, s->node, "kernel"))
+            parts.push_back("kernel log of " + s->node + " is missing; collect journalctl -k (or dmesg -T) from it");
+    const bool fabric = std::any_of(tied.begin(), tied.end(),
+                                    [](const Symptom* s) { return s->domain == "nvlink" || s->domain == "nvswitch"; });
+    if (fabric && !collectedAnywhere(context, "fabricmanager"))
+        parts.push_back("no Fabric Manager or NVSwitch log was collected; collect /var/log/fabricmanager.log and the "
+                        "switch trays' SXid lines to see whether one switch took both links down");
+    parts.push_back("the first errors are closer than the clock-skew bound; node clock offsets (chronyc tracking) or "
+                    "the NCCL flight recorder would order them");
     std::string text;
-    for (const auto* s : tied) {
-        auto it = context.collected.find(s->node);
-        const bool hasKernel = it != context.collected.end() &&
-                               std::find(it->second.begin(), it->second.end(), "kernel") != it->second.end();
-        if (!hasKernel && !s->node.empty())
-            text += (text.empty() ? "" : "; ") + std::string("kernel log of ") + s->node +
-                    " is missing; collect journalctl -k (or dmesg -T) from it";
-    }
-    if (text.empty())
-        text = "first errors are closer than the clock-skew bound; collect chrony/NTP offsets of the nodes or "
-               "the NCCL flight recorder to order them";
+    for (const auto& p : parts)
+        text += (text.empty() ? "" : "; ") + p;
     return text;
 }
 
@@ -213,7 +230,14 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     for (auto* s : best)
         if (seen.insert(s->node).second)
             perNode.push_back(s);
-    const TimeNs tie = table ? table->tieWindow : 5 * NsPerSec;
+    TimeNs tie = table ? table->tieWindow : 5 * NsPerSec;
+    if (perNode.size() > 1) {
+        auto u = [&](const Symptom* s) {
+            auto it = context.clockUncertainty.find(s->node);
+            return it == context.clockUncertainty.end() ? TimeNs(0) : it->second;
+        };
+        tie = std::max(tie, u(perNode[0]) + u(perNode[1]));
+    }
     const bool clearLead = perNode.size() == 1 ||
                            (absoluteTime(*perNode[0]) && absoluteTime(*perNode[1]) &&
                             perNode[1]->origin - perNode[0]->origin > tie);
@@ -247,6 +271,12 @@ Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vec
 {
     sortAndNumberEvents(events);
     Correlation c;
+    c.clockOffsets = estimateClockOffsets(events, trace);
+    applyClockOffsets(events, c.clockOffsets);
+    for (const auto& o : c.clockOffsets)
+        if (o.applied)
+            context.clockUncertainty[o.node] = o.uncertainty;
+    sortAndNumberEvents(events);
     c.events = runEarlyRules(catalog, std::move(events), context, trace);
     auto symptoms = buildNodeSymptoms(catalog, c.events, trace);
     symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace);

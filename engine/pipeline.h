@@ -40,6 +40,7 @@ struct Correlation {
     ExecutionContext context;
     std::vector<Event> events;
     std::vector<Symptom> symptoms;
+    std::vector<ClockOffset> clockOffsets;
     Verdict verdict;
 };
 Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace);

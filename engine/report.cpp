@@ -4,6 +4,7 @@
 
 #include "engine/json_util.h"
 
+#include <cstdio>
 #include <sstream>
 
 namespace attrib::engine {
@@ -96,6 +97,13 @@ std::string reportText(const AnalysisResult& r)
             out << "    ! " << c.errors[i] << "\n";
         if (c.errors.size() > 8)
             out << "    ! ... " << c.errors.size() - 8 << " more\n";
+    }
+    for (const auto& o : r.clockOffsets) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "  clock: %s offset %+.3f s +/- %.3f s%s (%s)\n", o.node.c_str(),
+                      static_cast<double>(o.offset) / 1e9, static_cast<double>(o.uncertainty) / 1e9,
+                      o.applied ? ", applied" : ", within jitter", o.anchor.c_str());
+        out << buf;
     }
     for (const auto& d : r.diagnostics)
         out << "  catalog: " << d << "\n";

@@ -148,7 +148,8 @@ ordered_json verdictToJson(const AnalysisResult& r)
         offsets.push_back({{"node", o.node},
                            {"offset_ms", static_cast<double>(o.offset) / 1e6},
                            {"uncertainty_ms", static_cast<double>(o.uncertainty) / 1e6},
-                           {"anchor", o.anchor}});
+                           {"anchor", o.anchor},
+                           {"applied", o.applied}});
     j["clock_offsets"] = offsets;
     j["engine"] = {{"version", r.engine.version},
                    {"catalog_version", r.engine.catalogVersion},

@@ -310,6 +310,7 @@ AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog,
     result->context = std::move(c.context);
     result->events = std::move(c.events);
     result->symptoms = std::move(c.symptoms);
+    result->clockOffsets = std::move(c.clockOffsets);
     result->verdict = std::move(c.verdict);
     result->trace = trace.take();
     result->engine = {engineVersion(), catalog->version(), catalog->hash()};
