@@ -267,10 +267,63 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     return v;
 }
 
+namespace {
+
+void recordScope(const ExecutionContext& context, TraceSink& trace)
+{
+    TraceStep step;
+    step.phase = "scope";
+    step.rule = "ResolveExecutionContext";
+    step.action = "scope";
+    step.windowStart = context.start;
+    step.windowEnd = context.end;
+    step.details["workload"] = context.workloadId.empty() ? "unknown" : context.workloadId;
+    step.details["scheduler"] = context.scheduler;
+    step.details["platform"] = context.platform.empty() ? "unknown" : context.platform;
+    step.details["source"] = context.source.empty() ? "none" : context.source;
+    step.details["nodes"] = std::to_string(context.nodes.size());
+    step.summary = "workload " + step.details["workload"] + " (" + context.scheduler + ", " +
+                   step.details["nodes"] + " nodes, platform " + step.details["platform"] + ") from " +
+                   step.details["source"];
+    trace.record(std::move(step));
+}
+
+/// One step per extractor rule that matched: how many lines, on which nodes.
+void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
+{
+    std::map<std::string, std::vector<const Event*>> byRule;
+    for (const auto& e : events)
+        byRule[e.rule].push_back(&e);
+    for (const auto& [rule, list] : byRule) {
+        std::set<std::string> nodes;
+        TraceStep step;
+        step.phase = "extract";
+        step.rule = rule;
+        step.action = "match";
+        for (const Event* e : list) {
+            nodes.insert(e->node.empty() ? std::string("job") : e->node);
+            if (step.events.size() < 200)
+                step.events.push_back(e->id);
+        }
+        std::string nodeList;
+        for (const auto& n : nodes)
+            nodeList += (nodeList.empty() ? "" : ", ") + n;
+        step.details["lines"] = std::to_string(list.size());
+        step.details["nodes"] = nodeList;
+        step.details["event"] = list.front()->type;
+        step.summary = rule + " matched " + std::to_string(list.size()) + " line(s) on " + nodeList;
+        trace.record(std::move(step));
+    }
+}
+
+}  // namespace
+
 Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace)
 {
+    recordScope(context, trace);
     sortAndNumberEvents(events);
     Correlation c;
+    recordExtraction(events, trace);
     c.clockOffsets = estimateClockOffsets(events, trace);
     applyClockOffsets(events, c.clockOffsets);
     for (const auto& o : c.clockOffsets)
