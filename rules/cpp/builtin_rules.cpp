@@ -2,7 +2,12 @@
 // Registration of the C++ rules and lookup of the catalog folder.
 #include "rules/cpp/builtin_rules.h"
 
+#include "rules/cpp/breadth.h"
 #include "rules/cpp/gpu_identity.h"
+#include "rules/cpp/nccl_hang.h"
+#include "rules/cpp/nccl_peers.h"
+#include "rules/cpp/python_exceptions.h"
+#include "rules/cpp/workload_scope.h"
 #include "rules/cpp/xid_burst.h"
 
 #include <cstdlib>
@@ -20,6 +25,11 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["HandleXidBurstEvents"] = [](const nlohmann::json& config) {
             return makeHandleXidBurstEvents(config);
         };
+        r.factories["ResolveNcclPeers"] = [](const nlohmann::json& config) { return makeResolveNcclPeers(config); };
+        r.factories["NcclHangCulprit"] = [](const nlohmann::json& c) { return makeNcclHangCulprit(c); };
+        r.factories["PythonExceptionOrigin"] = [](const nlohmann::json& c) { return makePythonExceptionOrigin(c); };
+        r.factories["JobWideBreadth"] = [](const nlohmann::json& c) { return makeJobWideBreadth(c); };
+        r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();
     return registry;

@@ -5,6 +5,8 @@
 // reported to the trace.
 #include "rules/cpp/xid_burst.h"
 
+#include "rules/cpp/xid_annotate.h"
+
 #include "engine/json_util.h"
 #include "engine/pipeline.h"
 #include "engine/pci.h"
@@ -94,7 +96,9 @@ public:
                            TraceSink& trace) const override;
 
 private:
-    Decoded decode(int xid, const std::string& detail, TraceSink& trace, const Event& e) const;
+    Decoded decode(int xid, const std::string& detail, const Catalog& catalog, TraceSink& trace,
+                   const Event& e) const;
+    std::string chooseSymptom(int xid, const AttrMap& facts) const;
     Decoded decodeNvlink5(int xid, const NvlinkTail& t) const;
     Decoded decodeXid74(const Xid74Words& w) const;
     void resolveGpu(Event& e, const ExecutionContext& context, TraceSink& trace) const;
@@ -189,7 +193,21 @@ Decoded HandleXidBurstEvents::decodeXid74(const Xid74Words& w) const
     return d;
 }
 
-Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, TraceSink& trace, const Event& e) const
+std::string HandleXidBurstEvents::chooseSymptom(int xid, const AttrMap& facts) const
+{
+    // An explicit mapping wins; otherwise the catalog bucket may name one (IGNORE -> informational).
+    const std::string explicitSymptom = mapped(m_config.value("xid_symptoms", json::object()), std::to_string(xid), "");
+    if (!explicitSymptom.empty())
+        return explicitSymptom;
+    auto bucket = facts.find("bucket");
+    const std::string byBucket = bucket == facts.end()
+                                     ? std::string()
+                                     : mapped(m_config.value("bucket_symptoms", json::object()), bucket->second, "");
+    return byBucket.empty() ? m_config.value("default_symptom", "gpu_xid") : byBucket;
+}
+
+Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const Catalog& catalog, TraceSink& trace,
+                                     const Event& e) const
 {
     Decoded d;
     if (xid >= 144 && xid <= 150) {
@@ -215,10 +233,13 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, TraceSi
             d.attrs["reset_required"] = rst;
             d.attrs["drain_reset"] = drst;
         }
+    } else {
+        decodeXidDetail(xid, detail, d.attrs);
     }
+    const AttrMap facts = xidCatalogFacts(xid, catalog.data("xid_catalog"));
+    d.attrs.insert(facts.begin(), facts.end());
     if (d.symptom.empty())
-        d.symptom = mapped(m_config.value("xid_symptoms", json::object()), std::to_string(xid),
-                           m_config.value("default_symptom", "gpu_xid"));
+        d.symptom = chooseSymptom(xid, facts);
     d.sympathetic = d.sympathetic || m_sympathetic.count(xid) > 0;
     TraceStep step;
     step.phase = "early";
@@ -261,6 +282,7 @@ void HandleXidBurstEvents::resolveGpu(Event& e, const ExecutionContext& context,
 
 void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& catalog, TraceSink& trace) const
 {
+    markBurstFollowers(burst, m_config.value("follow_xids", json::object()));
     const Event* primary = nullptr;
     int best = INT32_MIN;
     for (const Event* e : burst) {
@@ -300,13 +322,14 @@ void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& 
 std::vector<Event> HandleXidBurstEvents::run(std::vector<Event> events, ExecutionContext& context,
                                              const Catalog& catalog, TraceSink& trace) const
 {
+    inheritMissingPci(events, static_cast<TimeNs>(m_config.value("pci_inherit_window_s", 2.0) * 1e9), trace, id());
     std::map<std::pair<std::string, std::string>, std::vector<Event*>> byGpu;
     for (auto& e : events) {
         if (e.type != "xid")
             continue;
         resolveGpu(e, context, trace);
         const int xid = std::atoi(e.attrs["xid"].c_str());
-        Decoded d = decode(xid, e.attrs.count("detail") ? e.attrs["detail"] : std::string(), trace, e);
+        Decoded d = decode(xid, e.attrs.count("detail") ? e.attrs["detail"] : std::string(), catalog, trace, e);
         e.symptom = d.symptom;
         e.sympathetic = d.sympathetic;
         for (auto& [k, v] : d.attrs)
@@ -350,6 +373,7 @@ std::vector<Event> HandleXidBurstEvents::run(std::vector<Event> events, Executio
             }
         }
     }
+    classifyAppFaults(events, m_config.value("app_faults", json::object()), trace, id());
     return events;
 }
 

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PythonExceptionOrigin (early phase). The extractor `python_exception` matches the final line of every Python
+// traceback (`ValueError: ...`) as a context event. This rule decides which of them raise the generic
+// `app_exception` symptom:
+//  - a line that a more specific extractor also matched (CUDA OOM, ENOSPC, FileNotFoundError, NCCL errors,
+//    uncorrectable ECC/NVLink, ...) yields to that symptom: specific beats generic;
+//  - an exception type or message that is an effect of another failure (DistBackendError, ChildFailedError,
+//    SignalException, "NCCL communicator was aborted", ...) raises nothing: the other failure has its own symptom;
+//  - everything else is the application's own exception.
+// Type and message lists live in the rule's config (rules/early/python_exceptions.json).
+#include "rules/cpp/python_exceptions.h"
+
+#include <set>
+
+namespace attrib::rules {
+
+using namespace attrib::engine;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> strings(const json& config, const char* key)
+{
+    std::vector<std::string> out;
+    for (const auto& v : config.value(key, json::array()))
+        if (v.is_string())
+            out.push_back(v.get<std::string>());
+    return out;
+}
+
+std::string attr(const Event& e, const char* key)
+{
+    auto it = e.attrs.find(key);
+    return it == e.attrs.end() ? std::string() : it->second;
+}
+
+/// One decision category, reported as a single trace step per node.
+struct Tally {
+    std::size_t count = 0;
+    std::vector<std::uint64_t> events;
+    std::set<std::string> why;
+};
+
+class PythonExceptionOrigin final : public CodeRule {
+public:
+    explicit PythonExceptionOrigin(const json& c)
+        : m_event(c.value("event", std::string("python_exception")))
+        , m_symptom(c.value("symptom", std::string("app_exception")))
+        , m_effectTypes(strings(c, "effect_types"))
+        , m_effectMessages(strings(c, "effect_messages"))
+    {
+    }
+
+    std::string id() const override { return "PythonExceptionOrigin"; }
+    std::string description() const override
+    {
+        return "Raises app_exception for Python exceptions that are neither matched by a more specific rule nor "
+               "effects of another failure (DistBackendError, ChildFailedError, signals, aborted communicators)";
+    }
+
+    std::vector<Event> run(std::vector<Event> events, ExecutionContext&, const Catalog&,
+                           TraceSink& trace) const override
+    {
+        std::map<std::uint64_t, std::string> specific;  // observation -> symptom a specific rule raised on it
+        for (const auto& e : events)
+            if (e.type != m_event && !e.symptom.empty())
+                for (auto obs : e.observations)
+                    specific.emplace(obs, e.symptom);
+        std::map<std::pair<std::string, std::string>, Tally> tallies;  // (node, decision)
+        for (auto& e : events) {
+            if (e.type != m_event)
+                continue;
+            std::string why;
+            const std::string decision = classify(e, specific, why);
+            if (decision == "raise")
+                e.symptom = m_symptom;
+            Tally& t = tallies[{e.node, decision}];
+            ++t.count;
+            if (t.events.size() < 50)
+                t.events.push_back(e.id);
+            if (t.why.size() < 8)
+                t.why.insert(why);
+        }
+        for (const auto& [key, t] : tallies)
+            record(key.first, key.second, t, trace);
+        return events;
+    }
+
+private:
+    std::string classify(const Event& e, const std::map<std::uint64_t, std::string>& specific, std::string& why) const
+    {
+        for (auto obs : e.observations)
+            if (auto it = specific.find(obs); it != specific.end()) {
+                why = it->second;
+                return "specific";
+            }
+        const std::string type = attr(e, "exc");
+        for (const auto& t : m_effectTypes)
+            if (type == t || (type.size() > t.size() && type.compare(type.size() - t.size(), t.size(), t) == 0 &&
+                              type[type.size() - t.size() - 1] == '.')) {
+                why = type;
+                return "effect";
+            }
+        const std::string msg = attr(e, "msg");
+        for (const auto& m : m_effectMessages)
+            if (msg.find(m) != std::string::npos) {
+                why = type + ": ..." + m + "...";
+                return "effect";
+            }
+        why = type;
+        return "raise";
+    }
+
+    void record(const std::string& node, const std::string& decision, const Tally& t, TraceSink& trace) const
+    {
+        TraceStep step;
+        step.phase = "early";
+        step.rule = id();
+        step.action = decision;
+        step.node = node;
+        step.fired = decision == "raise";
+        std::string why;
+        for (const auto& w : t.why)
+            why += (why.empty() ? "" : ", ") + w;
+        const std::string n = std::to_string(t.count) + " exception line(s) on " + (node.empty() ? "?" : node);
+        if (decision == "raise")
+            step.summary = n + " raise " + m_symptom + ": " + why;
+        else if (decision == "specific")
+            step.summary = n + " left to the more specific symptom(s) on the same line: " + why;
+        else
+            step.summary = n + " are effects of another failure: " + why;
+        step.details["exceptions"] = why;
+        step.events = t.events;
+        trace.record(std::move(step));
+    }
+
+    std::string m_event;
+    std::string m_symptom;
+    std::vector<std::string> m_effectTypes;
+    std::vector<std::string> m_effectMessages;
+};
+
+}  // namespace
+
+std::unique_ptr<CodeRule> makePythonExceptionOrigin(const json& config)
+{
+    return std::make_unique<PythonExceptionOrigin>(config);
+}
+
+}  // namespace attrib::rules
