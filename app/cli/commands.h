@@ -22,5 +22,7 @@ bool parseOptions(const std::vector<std::string>& args, Options& options, std::s
 int runAnalyze(const Options& options);
 int runRulesTest(const Options& options);
 int runEval(const Options& options);
+/// `attrib replay [DIR] [--rules NEW] [--baseline OLD]`: parses its own `--baseline`, then the common options.
+int runReplay(std::vector<std::string> args, const std::string& executable);
 
 }  // namespace attrib::cli

@@ -13,6 +13,7 @@ void usage(std::ostream& out)
            "  analyze BUNDLE [--json] [--rules DIR] [--trace FILE]   analyse an evidence bundle\n"
            "  rules test [--rules DIR] [--verbose]                   run every rule's inline cases\n"
            "  eval DIR [--rules DIR] [--verbose]                     score every bundle with an expected.json\n"
+           "  replay [DIR] [--rules NEW] [--baseline OLD] [--verbose] verdicts that change between two catalogs\n"
            "  help                                                   this text\n"
            "Exit 0 when the analysis ran (whatever the verdict); non-zero with a one-line reason on bad input.\n";
 }
@@ -29,6 +30,8 @@ int main(int argc, char** argv)
     }
     const std::string command = args[0];
     args.erase(args.begin());
+    if (command == "replay")
+        return runReplay(args, argv[0]);
     Options options;
     std::string error;
     if (!parseOptions(args, options, error)) {

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attrib-rule-bench: the rule author's bench on its own window (until it is docked in the workbench).
+//   attrib-rule-bench [BUNDLE] [--rules DIR] [--screenshots DIR]
+// --screenshots renders docs/images/debugger.png (mid-way through the trace, a symptom just demoted) and
+// symptom-graph.png, then quits; run it with QT_QPA_PLATFORM=offscreen or under xvfb-run.
+#include "app/bench/rule_bench.h"
+#include "engine/report.h"
+#include "rules/cpp/builtin_rules.h"
+#include "views/debugger/rule_debugger.h"
+#include "views/graph/symptom_graph_view.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QTimer>
+
+namespace {
+
+using namespace attrib;
+
+QString summaryOf(const engine::AnalysisResult& r, const QString& heading)
+{
+    int counts[3] = {0, 0, 0};
+    for (const auto& s : r.symptoms)
+        ++counts[static_cast<int>(s.status)];
+    return heading + QStringLiteral("\n%1 active, %2 demoted, %3 scrubbed\n\n")
+                         .arg(counts[0])
+                         .arg(counts[1])
+                         .arg(counts[2]) +
+           QString::fromStdString(engine::reportText(r));
+}
+
+/// The first step that demotes a communication-library symptom: the debugger screenshot's moment.
+int firstNcclDemotion(const engine::TraceReplay& replay)
+{
+    for (std::size_t i = 0; i < replay.stepCount(); ++i)
+        for (const auto& c : replay.step(i).changes)
+            if (c.kind == engine::SymptomChange::Kind::Demoted && c.symptom.rfind("nccl_", 0) == 0)
+                return static_cast<int>(i);
+    return static_cast<int>(replay.stepCount() / 2);
+}
+
+void takeScreenshots(bench::RuleBench* bench, QMainWindow* window, const QString& dir)
+{
+    auto* debugger = bench->debugger();
+    const int step = firstNcclDemotion(*bench->replay());
+    debugger->setCurrentStep(step);
+    const auto& changes = bench->replay()->step(static_cast<std::size_t>(step)).changes;
+    if (!changes.empty())
+        debugger->whyStatus(QString::fromStdString(changes.front().symptom));
+    debugger->stateView()->clearSelection();  // keep the "just demoted" colour visible
+    bench->dock(QStringLiteral("ruleDebuggerDock"))->raise();
+    QTimer::singleShot(300, window, [=] {
+        QDir().mkpath(dir);
+        debugger->grab().save(QDir(dir).filePath(QStringLiteral("debugger.png")));
+        debugger->last();
+        bench->dock(QStringLiteral("symptomGraphDock"))->raise();
+        bench->graph()->fitToWindow();
+        QTimer::singleShot(300, window, [=] {
+            bench->graph()->grab().save(QDir(dir).filePath(QStringLiteral("symptom-graph.png")));
+            QApplication::quit();
+        });
+    });
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("attrib-rule-bench"));
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("The rule author's bench: debugger, symptom graph, live rule editing."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("evidence bundle folder (default: the NVLink sample)"));
+    const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("rules folder"), QStringLiteral("DIR"));
+    const QCommandLineOption shots(QStringLiteral("screenshots"), QStringLiteral("render screenshots and quit"),
+                                   QStringLiteral("DIR"));
+    parser.addOptions({rules, shots});
+    parser.process(app);
+    const QString sourceRules = QStringLiteral(ATTRIB_SOURCE_RULES_DIR);
+    const QString bundle = parser.positionalArguments().value(
+        0, QDir(sourceRules).filePath(QStringLiteral("../samples/nvlink-xid149")));
+    const QString rulesDir = QString::fromStdString(
+        rules::findRulesDir(parser.value(rules).toStdString(), QCoreApplication::applicationFilePath().toStdString()));
+
+    QMainWindow window;
+    window.setWindowTitle(QStringLiteral("Rule bench \u2014 %1").arg(QDir::cleanPath(bundle)));
+    auto* summary = new QPlainTextEdit(&window);
+    summary->setReadOnly(true);
+    window.setCentralWidget(summary);
+    bench::BenchHooks hooks;
+    int stepShown = -1;
+    hooks.showStepState = [summary](const engine::AnalysisSnapshot& r) {
+        summary->setPlainText(summaryOf(*r, r->verdict.rootCause ? QStringLiteral("Final state")
+                                                                 : QString::fromStdString(r->verdict.explanation)));
+    };
+    auto* bench = bench::installRuleBench(&window, hooks);
+    const bool screenshotMode = parser.isSet(shots);
+    if (screenshotMode) {
+        summary->hide();
+        window.resize(1480, 860);
+    } else {
+        window.resize(1500, 1000);
+    }
+    QObject::connect(bench, &bench::RuleBench::analysisChanged, &window, [&](const engine::AnalysisSnapshot& r) {
+        if (screenshotMode && r && stepShown < 0) {
+            stepShown = 0;
+            QTimer::singleShot(200, &window, [&] { takeScreenshots(bench, &window, parser.value(shots)); });
+        }
+    });
+    bench->start(rulesDir, bundle);
+    window.show();
+    return app.exec();
+}

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/bench/rule_bench.h"
+
+#include "app/bench/corpus_impact_dialog.h"
+#include "views/catalog/catalog_browser.h"
+#include "views/catalog/diagnostics_panel.h"
+#include "views/debugger/rule_debugger.h"
+#include "views/editor/rule_editor.h"
+#include "views/editor/verdict_banner.h"
+#include "views/graph/symptom_graph_view.h"
+#include "views/presentation.h"
+#include "views/selection_model.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMainWindow>
+#include <QMenuBar>
+
+namespace attrib::bench {
+
+using views::qs;
+
+RuleBench* installRuleBench(QMainWindow* window, BenchHooks hooks)
+{
+    return new RuleBench(window, std::move(hooks));
+}
+
+RuleBench::RuleBench(QMainWindow* window, BenchHooks hooks)
+    : QObject(window)
+    , m_window(window)
+    , m_hooks(std::move(hooks))
+    , m_controller(new RuleBenchController(this))
+{
+    buildDocks();
+    buildMenu();
+    connectViews();
+    connectController();
+    connectSelection();
+}
+
+QDockWidget* RuleBench::dock(const QString& objectName) const
+{
+    return m_window->findChild<QDockWidget*>(objectName);
+}
+
+void RuleBench::buildDocks()
+{
+    m_debugger = new views::RuleDebugger(m_window);
+    m_graph = new views::SymptomGraphView(m_window);
+    m_catalog = new views::CatalogBrowser(m_window);
+    m_problems = new views::DiagnosticsPanel(m_window);
+    m_editor = new views::RuleEditor(m_window);
+    m_banner = new views::VerdictBanner(m_window);
+    auto make = [this](QWidget* widget, const QString& title, const char* name, Qt::DockWidgetArea area) {
+        auto* dock = new QDockWidget(title, m_window);
+        dock->setObjectName(QLatin1String(name));
+        dock->setWidget(widget);
+        m_window->addDockWidget(area, dock);
+        return dock;
+    };
+    auto* debugger = make(m_debugger, tr("Rule debugger"), "ruleDebuggerDock", Qt::BottomDockWidgetArea);
+    auto* graph = make(m_graph, tr("Symptom graph"), "symptomGraphDock", Qt::BottomDockWidgetArea);
+    auto* catalog = make(m_catalog, tr("Rule catalog"), "ruleCatalogDock", Qt::RightDockWidgetArea);
+    auto* problems = make(m_problems, tr("Rule problems"), "ruleProblemsDock", Qt::RightDockWidgetArea);
+    auto* editor = make(m_editor, tr("Rule editor"), "ruleEditorDock", Qt::RightDockWidgetArea);
+    auto* banner = make(m_banner, tr("Rule changes"), "ruleBannerDock", Qt::TopDockWidgetArea);
+    banner->setTitleBarWidget(new QWidget(banner));
+    banner->setFeatures(QDockWidget::NoDockWidgetFeatures);
+    banner->hide();
+    m_window->tabifyDockWidget(debugger, graph);
+    m_window->tabifyDockWidget(catalog, editor);
+    debugger->raise();
+    for (auto* d : {catalog, problems, editor})
+        d->hide();
+    connect(m_banner, &views::VerdictBanner::dismissed, banner, &QDockWidget::hide);
+}
+
+void RuleBench::buildMenu()
+{
+    m_menu = m_window->menuBar()->addMenu(tr("&Rules"));
+    m_menu->addAction(tr("&Open rule file\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open rule file"), m_controller->rulesDir(),
+                                                          tr("Rule files (*.json)"));
+        if (!path.isEmpty())
+            openRuleFile(path);
+    });
+    m_menu->addAction(tr("&Reload catalog"), QKeySequence(Qt::Key_F6), m_controller, &RuleBenchController::reload);
+    m_menu->addSeparator();
+    m_menu->addAction(tr("Why this &status?"), this, [this] {
+        const QString id = m_graph->selectedSymptom();
+        if (!id.isEmpty())
+            m_debugger->whyStatus(id);
+        dock(QStringLiteral("ruleDebuggerDock"))->raise();
+    });
+    m_menu->addAction(tr("Why didn't a rule &fire?\u2026"), this, [this] {
+        QStringList rules;
+        if (const auto cat = m_controller->catalog()) {
+            for (const auto& r : cat->refineRules())
+                rules << qs(r.id);
+            for (const auto& t : cat->priorityTables())
+                rules << qs(t.id);
+            for (const auto& x : cat->extractors())
+                rules << qs(x.id);
+        }
+        bool ok = false;
+        const QString rule = QInputDialog::getItem(m_window, tr("Why didn't this fire?"), tr("Rule:"), rules, 0, true, &ok);
+        if (ok && !rule.isEmpty()) {
+            m_debugger->whyNot(rule);
+            dock(QStringLiteral("ruleDebuggerDock"))->show();
+            dock(QStringLiteral("ruleDebuggerDock"))->raise();
+        }
+    });
+    m_menu->addAction(tr("Which rules &looked at this line?"), this, [this] {
+        const auto* sel = m_hooks.selection;
+        if (sel && sel->analysis() && sel->current().observation >= 0)
+            explainObservation(sel->analysis()->r().observations[sel->current().observation].id);
+    });
+    m_menu->addSeparator();
+    m_menu->addAction(tr("&Corpus impact\u2026"), this, &RuleBench::showCorpusImpact);
+    m_menu->addSeparator();
+    for (const char* name : {"ruleDebuggerDock", "symptomGraphDock", "ruleCatalogDock", "ruleProblemsDock",
+                             "ruleEditorDock"})
+        m_menu->addAction(dock(QLatin1String(name))->toggleViewAction());
+}
+
+void RuleBench::connectViews()
+{
+    connect(m_debugger, &views::RuleDebugger::currentStepChanged, this, &RuleBench::onStep);
+    connect(m_graph, &views::SymptomGraphView::whyStatusRequested, this, [this](const QString& id) {
+        m_debugger->whyStatus(id);
+        dock(QStringLiteral("ruleDebuggerDock"))->raise();
+    });
+    connect(m_catalog, &views::CatalogBrowser::openRuleFile, this, &RuleBench::openRuleFile);
+    connect(m_problems, &views::DiagnosticsPanel::openLocation, this, &RuleBench::openRuleFile);
+    connect(m_catalog, &views::CatalogBrowser::whyNotRequested, this, [this](const QString& rule) {
+        m_debugger->whyNot(rule);
+        dock(QStringLiteral("ruleDebuggerDock"))->show();
+        dock(QStringLiteral("ruleDebuggerDock"))->raise();
+    });
+    connect(m_catalog, &views::CatalogBrowser::breakpointRequested, this, [this](const QString& rule) {
+        m_debugger->breakpointModel()->addBreakpoint(engine::Breakpoint::Kind::Rule, rule);
+    });
+    connect(m_editor, &views::RuleEditor::saved, m_controller, &RuleBenchController::reload);
+}
+
+void RuleBench::connectController()
+{
+    connect(m_controller, &RuleBenchController::ruleFileChanged, this, [this](const QString& path) {
+        if (path == m_editor->filePath())
+            m_editor->fileChangedOnDisk();
+    });
+    connect(m_controller, &RuleBenchController::catalogLoaded, this, [this](const engine::CatalogPtr& catalog) {
+        m_catalog->setCatalog(catalog);
+        m_problems->showCatalog(*catalog);
+        m_editor->setProblems(catalog->diagnostics(), qs(catalog->directory()));
+    });
+    connect(m_controller, &RuleBenchController::catalogRejected, this,
+            [this](const engine::CatalogPtr& broken, const std::vector<engine::Diagnostic>& problems) {
+                m_problems->showRejected(*broken, problems);
+                m_editor->setProblems(problems, qs(broken->directory()));
+                m_banner->showRejected(problems);
+                dock(QStringLiteral("ruleBannerDock"))->show();
+                dock(QStringLiteral("ruleProblemsDock"))->show();
+            });
+    connect(m_controller, &RuleBenchController::analysisFinished, this,
+            [this](const engine::AnalysisSnapshot& result, const engine::VerdictDiff& diff, bool first) {
+                showResult(result);
+                if (!first) {
+                    m_banner->showDiff(diff, catalogLine());
+                    dock(QStringLiteral("ruleBannerDock"))->show();
+                    if (m_hooks.adoptResult)
+                        m_hooks.adoptResult(result, m_controller->catalog());
+                }
+            });
+    connect(m_controller, &RuleBenchController::analysisFailed, this, [this](const QString& error) {
+        m_banner->showRejected({{engine::Diagnostic::Severity::Error, {}, {}, error.toStdString()}});
+        dock(QStringLiteral("ruleBannerDock"))->show();
+    });
+}
+
+void RuleBench::connectSelection()
+{
+    auto select = [this](const QString& id) {
+        if (m_syncing)
+            return;
+        m_syncing = true;
+        m_graph->selectSymptom(id);
+        m_debugger->selectSymptom(id);
+        if (auto* sel = m_hooks.selection; sel && sel->analysis())
+            sel->selectSymptom(sel->analysis()->symptomIndex(id.toStdString()));
+        m_syncing = false;
+    };
+    connect(m_graph, &views::SymptomGraphView::symptomSelected, this, select);
+    connect(m_debugger, &views::RuleDebugger::symptomSelected, this, select);
+    if (!m_hooks.selection)
+        return;
+    connect(m_hooks.selection, &views::SelectionModel::selectionChanged, this, [this](const views::Selection& s) {
+        const auto* sel = m_hooks.selection;
+        if (m_syncing || s.symptom < 0 || !sel->analysis())
+            return;
+        m_syncing = true;
+        const QString id = qs(sel->analysis()->r().symptoms[static_cast<std::size_t>(s.symptom)].id);
+        m_graph->selectSymptom(id);
+        m_debugger->selectSymptom(id);
+        m_syncing = false;
+    });
+}
+
+void RuleBench::setAnalysis(engine::AnalysisSnapshot result, engine::CatalogPtr catalog, const QString& bundlePath)
+{
+    m_controller->adopt(catalog, result, bundlePath);
+    m_catalog->setCatalog(catalog);
+    if (catalog) {
+        m_problems->showCatalog(*catalog);
+        m_editor->setProblems(catalog->diagnostics(), qs(catalog->directory()));
+    }
+    showResult(std::move(result));
+}
+
+void RuleBench::start(const QString& rulesDir, const QString& bundlePath)
+{
+    m_controller->start(rulesDir, bundlePath);
+}
+
+void RuleBench::showResult(engine::AnalysisSnapshot result)
+{
+    m_replay = result ? std::make_shared<const engine::TraceReplay>(result) : nullptr;
+    m_graph->setResult(result);
+    m_debugger->setReplay(m_replay, m_controller->catalog());
+    if (m_hooks.showStepState && result)
+        m_hooks.showStepState(result);
+    Q_EMIT analysisChanged(result);
+}
+
+void RuleBench::onStep(int step)
+{
+    if (!m_replay)
+        return;
+    const bool last = step == m_debugger->stepCount() - 1;
+    if (last)
+        m_graph->showFinal();
+    else
+        m_graph->showStep(m_replay, step);
+    if (m_hooks.showStepState)
+        m_hooks.showStepState(last ? m_replay->snapshot() : m_replay->resultAt(static_cast<std::size_t>(step)));
+}
+
+void RuleBench::openRuleFile(const QString& path, int line)
+{
+    if (!m_editor->openFile(path, line))
+        return;
+    if (auto* d = dock(QStringLiteral("ruleEditorDock"))) {
+        d->show();
+        d->raise();
+    }
+}
+
+void RuleBench::explainObservation(quint64 observation)
+{
+    m_debugger->rulesForObservation(observation);
+    if (auto* d = dock(QStringLiteral("ruleDebuggerDock"))) {
+        d->show();
+        d->raise();
+    }
+}
+
+void RuleBench::showCorpusImpact()
+{
+    auto* dialog = new CorpusImpactDialog(m_controller, m_window);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+QString RuleBench::catalogLine() const
+{
+    const auto cat = m_controller->catalog();
+    if (!cat)
+        return {};
+    return tr("catalog %1 (%2): %3 inline case(s) pass, %4 fail")
+        .arg(qs(cat->version()), qs(cat->hash()))
+        .arg(cat->casesPassed())
+        .arg(cat->casesFailed());
+}
+
+}  // namespace attrib::bench
