@@ -6,6 +6,7 @@
 #include "engine/progress.h"
 #include "engine/verdict.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,11 @@ struct AnalyzeOptions {
     engine::ProgressSink* progress = nullptr;
     const engine::CancelFlag* cancel = nullptr;
     std::size_t maxLineBytes = 1 << 20;  ///< longer lines are cut with a truncation note in coverage
+    /// Decompression limits for archives and compressed files (total over the bundle, and per stream ratio).
+    /// Hitting one stops reading that file with a coverage error; the rest of the bundle is analysed.
+    std::uint64_t maxDecompressedBytes = 4ULL << 30;
+    double maxCompressionRatio = 200.0;
+    std::size_t maxDocumentBytes = 64 << 20;  ///< JSON documents (sacct --json, events) larger are not parsed
 };
 
 /// Outcome of analyzeBundle: a result, or a one-line reason why there is none.
@@ -24,8 +30,8 @@ struct AnalyzeOutcome {
     bool cancelled = false;
 };
 
-/// Analyses a bundle folder. A partly bad bundle still yields a verdict; only a missing or empty bundle
-/// (or cancellation) yields none.
+/// Analyses a bundle: a folder, or a .tar, .tar.gz/.tgz or .zip of one (read in place, never extracted).
+/// A partly bad bundle still yields a verdict; only a missing or empty bundle (or cancellation) yields none.
 AnalyzeOutcome analyzeBundle(const std::string& path, const engine::CatalogPtr& catalog,
                              const AnalyzeOptions& options = {});
 

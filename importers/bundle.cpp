@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Bundle walking and workload.json.
 #include "importers/bundle.h"
+#include "importers/timestamps.h"
 
 #include "engine/json_util.h"
 #include "engine/pci.h"
@@ -11,6 +12,8 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <set>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -25,15 +28,14 @@ std::string shortHost(std::string_view host)
     return s;
 }
 
-namespace {
-
-std::string nodeFromPath(const fs::path& rel)
+std::string nodeFromPath(std::string_view relativePath)
 {
+    const fs::path rel{std::string(relativePath)};
     std::vector<std::string> parts;
     for (const auto& p : rel.parent_path())
         parts.push_back(p.string());
-    for (std::size_t i = 0; i + 1 < parts.size() + 1 && i < parts.size(); ++i) {
-        if ((parts[i] == "nodes" || parts[i] == "hosts") && i + 1 < parts.size())
+    for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+        if (parts[i] == "nodes" || parts[i] == "hosts")
             return shortHost(parts[i + 1]);
     }
     return {};
@@ -59,15 +61,125 @@ int rankFromName(const std::string& name)
     return any ? value : -1;
 }
 
+namespace {
+
 /// Files a sample bundle carries for people and tests, not as evidence.
 bool isSampleMetadata(const std::string& rel)
 {
     return rel == "expected.json" || rel == "LESSON.md" || rel == "README.md";
 }
 
+BundleEntry makeEntry(const std::string& rel, const std::string& absolute)
+{
+    BundleEntry entry;
+    entry.file.path = rel;
+    entry.file.absolutePath = absolute;
+    entry.metadata = isSampleMetadata(rel);
+    entry.nodeHint = nodeFromPath(rel);
+    entry.rankHint = rankFromName(fs::path(rel).filename().string());
+    return entry;
+}
+
+/// The single top-level folder all members share ("bundle/" in bundle.tar.gz), or "".
+std::string commonTopFolder(const std::vector<ArchiveMember>& members)
+{
+    std::string top;
+    for (const auto& m : members) {
+        const auto slash = m.name.find('/');
+        if (slash == std::string::npos || slash == 0)
+            return {};
+        const std::string first = m.name.substr(0, slash + 1);
+        if (top.empty())
+            top = first;
+        else if (first != top)
+            return {};
+    }
+    return top;
+}
+
+/// Appends the members of the archive at `absolute` as entries under `prefix` ("" for an archive bundle).
+void addArchiveMembers(const std::string& absolute, const std::string& prefix, const ArchiveLimits& limits,
+                       bool stripTop, std::vector<BundleEntry>& out)
+{
+    ArchiveListing listing = listArchive(absolute, limits);
+    const std::string top = stripTop ? commonTopFolder(listing.members) : std::string();
+    std::set<std::string> seen;
+    for (auto& m : listing.members) {
+        const std::string inner = m.name.substr(m.name.compare(0, top.size(), top) == 0 ? top.size() : 0);
+        BundleEntry entry = makeEntry(prefix + inner, absolute);
+        entry.file.archiveMember = m.name;
+        entry.file.size = m.size;
+        entry.mtime = m.mtime;
+        entry.problem = m.problem;
+        if (entry.problem.empty() && !seen.insert(m.name).second)
+            entry.problem = "duplicate member name inside the archive; only the first copy is read";
+        out.push_back(std::move(entry));
+    }
+    if (!listing.error.empty()) {
+        BundleEntry entry = makeEntry(prefix.empty() ? fs::path(absolute).filename().string()
+                                                     : prefix.substr(0, prefix.size() - 1),
+                                      absolute);
+        entry.problem = listing.error;
+        entry.metadata = false;
+        out.push_back(std::move(entry));
+    }
+}
+
+void sortEntries(std::vector<BundleEntry>& out)
+{
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.file.path < b.file.path; });
+}
+
+}  // namespace
+
+namespace {
+
+/// A directory entry as a bundle entry: links resolved (or reported), archives expanded.
+void addFolderEntry(const fs::directory_entry& item, const std::string& root, const ArchiveLimits& limits,
+                    std::vector<BundleEntry>& out)
+{
+    std::error_code sec;
+    const fs::path path = item.path();
+    const std::string rel = fs::relative(path, root, sec).generic_string();
+    const auto status = item.symlink_status(sec);
+    if (fs::is_directory(status))
+        return;
+    BundleEntry entry = makeEntry(rel, path.string());
+    if (fs::is_symlink(status)) {
+        const auto target = fs::status(path, sec);
+        if (sec || !fs::is_regular_file(target)) {
+            entry.problem = sec                          ? "broken or looping symbolic link: " + sec.message()
+                            : fs::is_directory(target) ? "symbolic link to a folder: not followed"
+                                                       : "symbolic link to something that is not a regular file";
+            out.push_back(std::move(entry));
+            return;
+        }
+    } else if (!fs::is_regular_file(status)) {
+        entry.problem = "not a regular file (device, socket or pipe)";
+        out.push_back(std::move(entry));
+        return;
+    }
+    entry.file.size = fs::file_size(path, sec);
+    auto mtime = fs::last_write_time(path, sec);
+    if (!sec)
+        entry.mtime = std::chrono::duration_cast<std::chrono::seconds>(
+                          std::chrono::file_clock::to_sys(mtime).time_since_epoch())
+                          .count();
+    if (::access(path.c_str(), R_OK) != 0)
+        entry.problem = "permission denied";
+    else if (!entry.metadata && probeFile(path.string()) == Container::Archive)
+        return addArchiveMembers(path.string(), rel + "/", limits, false, out);
+    out.push_back(std::move(entry));
+}
+
 }  // namespace
 
 std::vector<BundleEntry> listBundle(const std::string& root, std::string& error)
+{
+    return listBundle(root, ArchiveLimits(), error);
+}
+
+std::vector<BundleEntry> listBundle(const std::string& root, const ArchiveLimits& limits, std::string& error)
 {
     std::vector<BundleEntry> out;
     std::error_code ec;
@@ -81,75 +193,50 @@ std::vector<BundleEntry> listBundle(const std::string& root, std::string& error)
             error = root + ": " + ec.message();
             break;
         }
-        const fs::path path = it->path();
-        const fs::path rel = fs::relative(path, root, ec);
-        std::error_code sec;
-        const auto status = it->symlink_status(sec);
-        if (fs::is_directory(status))
-            continue;
-        BundleEntry entry;
-        entry.file.path = rel.generic_string();
-        entry.metadata = isSampleMetadata(entry.file.path);
-        entry.file.absolutePath = path.string();
-        entry.nodeHint = nodeFromPath(rel);
-        entry.rankHint = rankFromName(path.filename().string());
-        if (fs::is_symlink(status)) {
-            const auto target = fs::status(path, sec);
-            if (sec || !fs::is_regular_file(target)) {
-                entry.problem = sec ? "broken or looping symbolic link: " + sec.message()
-                                    : "symbolic link to something that is not a regular file";
-                out.push_back(std::move(entry));
-                continue;
-            }
-        } else if (!fs::is_regular_file(status)) {
-            entry.problem = "not a regular file (device, socket or pipe)";
-            out.push_back(std::move(entry));
-            continue;
-        }
-        entry.file.size = fs::file_size(path, sec);
-        auto mtime = fs::last_write_time(path, sec);
-        if (!sec)
-            entry.mtime = std::chrono::duration_cast<std::chrono::seconds>(
-                              std::chrono::file_clock::to_sys(mtime).time_since_epoch())
-                              .count();
-        if (::access(path.c_str(), R_OK) != 0)
-            entry.problem = "permission denied";
-        out.push_back(std::move(entry));
+        addFolderEntry(*it, root, limits, out);
     }
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.file.path < b.file.path; });
+    sortEntries(out);
     return out;
 }
 
-std::string readWorkload(const std::string& path, engine::ExecutionContext& ctx)
+std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits,
+                                           std::string& error)
 {
-    std::ifstream in(path);
-    if (!in)
-        return {};
-    nlohmann::json j;
-    try {
-        in >> j;
-    } catch (const nlohmann::json::exception& e) {
-        return std::string("invalid JSON: ") + e.what();
-    }
-    if (!j.is_object())
-        return "workload.json must hold an object";
-    auto str = [&](const char* key) {
-        auto it = j.find(key);
-        return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+    std::vector<BundleEntry> out;
+    addArchiveMembers(archive, "", limits, true, out);
+    if (out.size() == 1 && out[0].file.archiveMember.empty())
+        error = archive + ": " + out[0].problem;
+    sortEntries(out);
+    return out;
+}
+
+namespace {
+
+void readWorkloadObject(const nlohmann::json& j, engine::ExecutionContext& ctx,
+                        std::map<std::string, engine::TimeNs>* bootTimes)
+{
+    auto str = [](const nlohmann::json& o, const char* key) {
+        auto it = o.find(key);
+        return it != o.end() && it->is_string() ? it->get<std::string>() : std::string();
     };
-    ctx.workloadId = str("id");
-    if (!str("scheduler").empty())
-        ctx.scheduler = str("scheduler");
-    ctx.attempt = j.value("attempt", 0);
-    ctx.platform = str("platform");
-    ctx.start = engine::parseIsoTime(str("start"));
-    ctx.end = engine::parseIsoTime(str("end"));
-    for (const auto& n : j.value("nodes", nlohmann::json::array()))
-        if (n.is_string())
-            ctx.nodes.push_back(shortHost(n.get<std::string>()));
+    ctx.workloadId = str(j, "id");
+    if (!str(j, "scheduler").empty())
+        ctx.scheduler = str(j, "scheduler");
+    if (auto it = j.find("attempt"); it != j.end() && it->is_number_integer())
+        ctx.attempt = it->get<int>();
+    ctx.platform = str(j, "platform");
+    ctx.start = isoTime(str(j, "start"));
+    ctx.end = isoTime(str(j, "end"));
+    if (auto it = j.find("nodes"); it != j.end() && it->is_array())
+        for (const auto& n : *it)
+            if (n.is_string())
+                ctx.nodes.push_back(shortHost(n.get<std::string>()));
     for (const auto& [rank, place] : engine::objectAt(j, "ranks").items()) {
-        if (place.is_object())
-            ctx.rankMap[std::atoi(rank.c_str())] = {shortHost(place.value("node", "")), place.value("gpu", -1)};
+        if (!place.is_object())
+            continue;
+        auto gpu = place.find("gpu");
+        ctx.rankMap[std::atoi(rank.c_str())] = {shortHost(str(place, "node")),
+                                                gpu != place.end() && gpu->is_number_integer() ? gpu->get<int>() : -1};
     }
     for (const auto& [node, map] : engine::objectAt(j, "gpus").items()) {
         if (!map.is_object())
@@ -158,8 +245,40 @@ std::string readWorkload(const std::string& path, engine::ExecutionContext& ctx)
             if (index.is_number_integer())
                 ctx.pciToGpu[shortHost(node)][engine::normalizePci(pci)] = index.get<int>();
     }
+    if (bootTimes) {
+        for (const auto& [node, when] : engine::objectAt(j, "boot_times").items())
+            if (when.is_string())
+                if (const auto t = isoTime(when.get<std::string>()); t != engine::NoTime)
+                    (*bootTimes)[shortHost(node)] = t;
+    }
     ctx.source = "workload.json";
+}
+
+}  // namespace
+
+std::string readWorkloadText(const std::string& text, engine::ExecutionContext& ctx,
+                             std::map<std::string, engine::TimeNs>* bootTimes)
+{
+    const nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded())
+        return "invalid JSON";
+    if (!j.is_object())
+        return "workload.json must hold an object";
+    try {
+        readWorkloadObject(j, ctx, bootTimes);
+    } catch (const std::exception& e) {
+        return std::string("unusable workload.json: ") + e.what();
+    }
     return {};
+}
+
+std::string readWorkload(const std::string& path, engine::ExecutionContext& ctx)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return {};
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return readWorkloadText(text, ctx);
 }
 
 }  // namespace attrib::importers

@@ -4,7 +4,9 @@
 
 #include "engine/model.h"
 #include "engine/verdict.h"
+#include "importers/archive.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,10 +24,28 @@ struct BundleEntry {
 };
 
 /// Lists the bundle's files in a stable order (sorted by relative path). Does not follow directory links.
+/// Archives found inside the folder (.tar, .tar.gz, .zip) are listed member by member as `<archive>/<member>`
+/// (BundleFile::absolutePath = the archive, archiveMember = the member).
 std::vector<BundleEntry> listBundle(const std::string& root, std::string& error);
+std::vector<BundleEntry> listBundle(const std::string& root, const ArchiveLimits& limits, std::string& error);
+
+/// Lists an archive bundle (.tar, .tar.gz/.tgz, .zip): its members, with a single top-level folder removed
+/// from their paths. Rejected members (absolute paths, `..`, links) are listed with a problem.
+std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits,
+                                           std::string& error);
+
+/// Reads workload.json from the bytes of the file (for bundles inside archives).
+std::string readWorkloadText(const std::string& text, engine::ExecutionContext& context,
+                             std::map<std::string, engine::TimeNs>* bootTimes = nullptr);
 
 /// Reads workload.json (if present) into the context. Returns a problem text, or "" when fine or absent.
 std::string readWorkload(const std::string& path, engine::ExecutionContext& context);
+
+/// Node hint of a bundle-relative path (`nodes/<host>/...` or `hosts/<host>/...`), "" when none.
+std::string nodeFromPath(std::string_view relativePath);
+
+/// Rank hint of a file name (rank-11.log, rank11.out, worker-rank3.log), -1 when none.
+int rankFromName(const std::string& name);
 
 /// Short host name: up to the first dot, lower case.
 std::string shortHost(std::string_view host);

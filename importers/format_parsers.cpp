@@ -23,18 +23,27 @@ public:
         out = {};
         if (isUnusable(line))
             return false;
-        const std::string_view s = stripPriority(line);
+        std::string_view s = stripPriority(line);
+        std::string_view host;
+        if (stripHostPrefix(s, host))  // pdsh / clush: `node-02: [ 12.5] msg`
+            out.host = host;
+        s = stripPriority(s);
         if (const auto stamp = parseDmesgT(s)) {
             offerTime(out, stamp->time, TimeSource::Absolute);
             out.text = skipSpaces(s.substr(stamp->length));
+            out.stamped = true;
+            out.indented = isIndented(s.substr(stamp->length));
         } else if (const auto raw = parseDmesgRaw(s)) {
             if (m_bootTime != engine::NoTime)
                 offerTime(out, m_bootTime + raw->time, TimeSource::Absolute);
             else
                 offerTime(out, raw->time, TimeSource::BootRelative);
+            out.uptime = raw->time;
             out.text = skipSpaces(s.substr(raw->length));
+            out.stamped = true;
+            out.indented = isIndented(s.substr(raw->length));
         } else {
-            out.text = s;
+            out.text = line;
         }
         return true;
     }
@@ -60,12 +69,24 @@ public:
         SyslogHeader header;
         if (length == 0 || !splitSyslogHeader(s.substr(length), header)) {
             out.text = length == 0 ? line : skipSpaces(s.substr(length));
+            out.stamped = length != 0;
             return true;
         }
         out.host = header.host;
+        out.tag = header.tag;
+        out.stamped = true;
+        out.indented = header.indented;
         // Kernel lines lose `kernel:` and the forwarded uptime so they read exactly as in dmesg; daemon
         // lines keep their `tag[pid]:` so rules can tell the programs apart.
-        out.text = header.tag == "kernel" ? stripUptime(header.body) : header.rest;
+        if (header.tag == "kernel") {
+            if (const auto up = parseDmesgRaw(header.body)) {
+                out.uptime = up->time;
+                out.indented = isIndented(header.body.substr(up->length));
+            }
+            out.text = stripUptime(header.body);
+        } else {
+            out.text = header.rest;
+        }
         return true;
     }
 
@@ -105,6 +126,7 @@ public:
         if (isUnusable(line))
             return false;
         stripAppPrefixes(line, m_years, out);
+        out.stamped = out.time != engine::NoTime;
         return true;
     }
 
@@ -128,6 +150,7 @@ public:
         std::string_view host;
         if (out.host.empty() && stripSlurmstepd(out.text, host))
             out.host = host;
+        out.stamped = out.time != engine::NoTime;
         return true;
     }
 
@@ -149,6 +172,7 @@ public:
         if (stamp && stamp->length + 1 < line.size() && line[stamp->length + 1] == ']') {
             offerTime(out, stamp->time, TimeSource::Absolute);
             out.text = skipSpaces(line.substr(stamp->length + 2));
+            out.stamped = true;
         }
         return true;
     }
@@ -165,9 +189,47 @@ public:
         if (const auto stamp = parseFabricManager(line)) {
             offerTime(out, stamp->time, TimeSource::Absolute);  // FM writes local time; taken as UTC
             out.text = skipSpaces(line.substr(stamp->length));
+            out.stamped = true;
         }
         return true;
     }
+};
+
+/// RFC 5424: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD] MSG` (NILVALUE `-` allowed in every header field).
+class Rfc5424Parser final : public LineParser {
+public:
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        Rfc5424Header h;
+        if (!splitRfc5424(line, h)) {
+            out.text = line;
+            return true;
+        }
+        out.stamped = true;
+        if (h.time != engine::NoTime)
+            offerTime(out, h.time, TimeSource::Absolute);
+        out.host = h.host == "-" ? std::string_view() : h.host;
+        out.tag = h.app == "-" ? std::string_view() : h.app;
+        out.indented = isIndented(h.message);
+        if (h.app == "kernel") {
+            if (const auto up = parseDmesgRaw(h.message))
+                out.uptime = up->time;
+            out.text = stripUptime(h.message);
+        } else {
+            m_text.assign(h.app);
+            if (h.procid != "-")
+                m_text.append("[").append(h.procid).append("]");
+            m_text.append(": ").append(h.message);
+            out.text = m_text;
+        }
+        return true;
+    }
+
+private:
+    std::string m_text;  ///< `app[procid]: msg` rebuilt from the header fields; out.text views it
 };
 
 class PlainParser final : public LineParser {
@@ -202,6 +264,8 @@ std::unique_ptr<LineParser> makeSlurmOutParser(const TimeHints& hints)
 std::unique_ptr<LineParser> makeSlurmDaemonParser() { return std::make_unique<SlurmDaemonParser>(); }
 
 std::unique_ptr<LineParser> makeFabricManagerParser() { return std::make_unique<FabricManagerParser>(); }
+
+std::unique_ptr<LineParser> makeRfc5424Parser() { return std::make_unique<Rfc5424Parser>(); }
 
 std::unique_ptr<LineParser> makePlainParser() { return std::make_unique<PlainParser>(); }
 

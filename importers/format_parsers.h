@@ -20,6 +20,8 @@ std::unique_ptr<LineParser> makeSlurmOutParser(const TimeHints& hints);
 std::unique_ptr<LineParser> makeSlurmDaemonParser();
 /// nvidia-fabricmanager: `[Mmm dd YYYY HH:MM:SS] [LEVEL] [tid N] msg`.
 std::unique_ptr<LineParser> makeFabricManagerParser();
+/// RFC 5424 syslog: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID SD MSG`.
+std::unique_ptr<LineParser> makeRfc5424Parser();
 /// Unknown formats: the line as text, no time.
 std::unique_ptr<LineParser> makePlainParser();
 

@@ -310,8 +310,14 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ')
         return true;
     out.tag = out.rest.substr(0, tagEnd);
+    out.indented = isIndented(out.rest.substr(tagEnd + 1));  // `tag:` + its space + more blanks
     out.body = skipSpaces(out.rest.substr(tagEnd + 1));
     return true;
+}
+
+bool isIndented(std::string_view s)
+{
+    return (!s.empty() && s[0] == '\t') || (s.size() >= 2 && s[0] == ' ' && (s[1] == ' ' || s[1] == '\t'));
 }
 
 std::string_view stripUptime(std::string_view body)

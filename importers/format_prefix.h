@@ -61,6 +61,7 @@ struct SyslogHeader {
     std::string_view tag;   ///< `kernel`, `systemd-networkd[2385]`; empty when the line has none
     std::string_view rest;  ///< `tag: body` (or the text after the host when there is no tag)
     std::string_view body;  ///< text after `tag: `
+    bool indented = false;  ///< the body began with 2+ blanks (a continuation line of a multi-line record)
 };
 bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out);
 
@@ -68,6 +69,21 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out);
 std::string_view stripUptime(std::string_view body);
 /// Drops a `<N>` syslog priority from the start of a line.
 std::string_view stripPriority(std::string_view s);
+
+/// pdsh / clush host prefix before a kernel line: `node-02: [` (the host, then `: `, then a bracket or `<`).
+bool stripHostPrefix(std::string_view& s, std::string_view& host);
+
+/// The header fields of an RFC 5424 line; views into the line.
+struct Rfc5424Header {
+    TimeNs time = engine::NoTime;  ///< NoTime for the NILVALUE `-`
+    std::string_view host, app, procid, msgid;
+    std::string_view message;  ///< MSG without a UTF-8 BOM
+};
+/// Splits `<PRI>VERSION TIMESTAMP HOST APP PROCID MSGID SD [MSG]`; false when the line is not RFC 5424.
+bool splitRfc5424(std::string_view line, Rfc5424Header& out);
+
+/// True when `s` starts with two or more blanks or a tab (an indented continuation).
+bool isIndented(std::string_view s);
 
 /// Binary garbage: a NUL byte or more than 30% control characters.
 bool isUnusable(std::string_view line);

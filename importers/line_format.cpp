@@ -4,6 +4,7 @@
 
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
+#include "importers/sniff_structured.h"
 #include "importers/timestamps.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ namespace {
 using namespace detail;
 
 /// The shape of one line; the order is the tie-break priority (earlier wins).
-enum class LineClass { DmesgT, DmesgRaw, Fabric, SlurmDaemon, Rfc3164, Iso, SlurmOut, App, Count, None };
+enum class LineClass { DmesgT, DmesgRaw, Fabric, SlurmDaemon, Rfc3164, Iso, Rfc5424, SlurmOut, App, Count, None };
 constexpr std::size_t ClassCount = static_cast<std::size_t>(LineClass::Count);
 constexpr std::size_t SniffLines = 50;
 
@@ -71,10 +72,29 @@ LineClass classifyBracketed(std::string_view s)
     return LineClass::None;
 }
 
+/// `node-02: [ 12.5] msg` (pdsh / clush output): a kernel ring line behind a host name.
+LineClass classifyHostPrefixed(std::string_view s)
+{
+    std::string_view host;
+    if (!stripHostPrefix(s, host))
+        return LineClass::None;
+    s = stripPriority(s);
+    const LineClass cls = !s.empty() && s[0] == '[' ? classifyBracketed(s) : LineClass::None;
+    return cls == LineClass::DmesgT || cls == LineClass::DmesgRaw ? cls : LineClass::None;
+}
+
 LineClass classifyLine(std::string_view line, Tally& tally)
 {
+    Rfc5424Header rfc5424;
+    if (splitRfc5424(line, rfc5424)) {
+        if (rfc5424.app == "kernel")
+            ++tally.kernel[static_cast<std::size_t>(LineClass::Rfc5424)];
+        return LineClass::Rfc5424;
+    }
     const std::string_view s = stripPriority(line);
     LineClass cls = !s.empty() && s[0] == '[' ? classifyBracketed(s) : LineClass::None;
+    if (cls == LineClass::None)
+        cls = classifyHostPrefixed(s);
     if (cls == LineClass::None)
         cls = classifySyslog(s, tally);
     if (cls != LineClass::None)
@@ -112,14 +132,21 @@ bool isControl(unsigned char byte)
     return (byte < 0x20 && allowed.find(static_cast<char>(byte)) == std::string_view::npos) || byte == 0x7f;
 }
 
-/// NUL bytes, or more than 30% bytes that are neither printable, whitespace, ESC nor valid UTF-8.
+/// More than 30% bytes that are neither printable, whitespace, ESC nor valid UTF-8. NUL bytes are binary unless
+/// they come in runs inside text that still has lines (a log with a zero-filled block after a crash).
 bool isBinary(std::string_view head)
 {
     std::size_t bad = 0;
+    std::size_t nul = 0;
+    std::size_t newlines = 0;
     for (std::size_t i = 0; i < head.size();) {
         const auto byte = static_cast<unsigned char>(head[i]);
-        if (byte == 0)
-            return true;
+        if (byte == 0) {
+            ++nul;
+            ++i;
+            continue;
+        }
+        newlines += byte == '\n' ? 1 : 0;
         if (byte < 0x80) {
             bad += isControl(byte) ? 1 : 0;
             ++i;
@@ -131,7 +158,10 @@ bool isBinary(std::string_view head)
         bad += length == 0 ? 1 : 0;
         i += length == 0 ? 1 : length;
     }
-    return bad * 10 > head.size() * 3;
+    const std::size_t text = head.size() - nul;
+    if (nul > 0 && (newlines < 3 || text < 64))
+        return true;
+    return bad * 10 > text * 3;
 }
 
 bool looksLikeJson(std::string_view head)
@@ -156,6 +186,7 @@ bool hinted(LineClass cls, const std::string& name)
         return has("dmesg") || has("kern");
     case LineClass::Rfc3164:
     case LineClass::Iso:
+    case LineClass::Rfc5424:
         return has("syslog") || has("messages") || has("kern") || has("journal");
     case LineClass::Fabric:
         return has("fabric");
@@ -202,17 +233,18 @@ Sniffed unknown(std::string reason) { return Sniffed { SourceKind::Unknown, {}, 
 
 Sniffed describe(LineClass cls, Tally& tally)
 {
-    static constexpr std::array<const char*, ClassCount> formats
-        = { "dmesg-T", "dmesg-raw", "fabricmanager", "slurm-daemon", "rfc3164", "iso8601", "slurm-out", "app" };
+    static constexpr std::array<const char*, ClassCount> formats = { "dmesg-T", "dmesg-raw", "fabricmanager",
+        "slurm-daemon", "rfc3164", "iso8601", "rfc5424", "slurm-out", "app" };
     static constexpr std::array<const char*, ClassCount> what = { "dmesg -T stamps", "dmesg raw stamps",
         "Fabric Manager stamps", "Slurm daemon stamps", "RFC 3164 syslog lines", "ISO 8601 syslog lines",
-        "srun/slurmstepd lines", "application log lines" };
+        "RFC 5424 syslog lines", "srun/slurmstepd lines", "application log lines" };
     static constexpr std::array<SourceKind, ClassCount> kinds = { SourceKind::Kernel, SourceKind::Kernel,
-        SourceKind::FabricManager, SourceKind::Slurm, SourceKind::Syslog, SourceKind::Syslog, SourceKind::Slurm,
-        SourceKind::App };
+        SourceKind::FabricManager, SourceKind::Slurm, SourceKind::Syslog, SourceKind::Syslog, SourceKind::Syslog,
+        SourceKind::Slurm, SourceKind::App };
     const auto i = static_cast<std::size_t>(cls);
     Sniffed result { kinds[i], formats[i], {} };
-    if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso) && tally.kernel[i] * 2 > tally.lines[i])
+    if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso || cls == LineClass::Rfc5424)
+        && tally.kernel[i] * 2 > tally.lines[i])
         result.kind = SourceKind::Kernel;
     result.reason = std::string(what[i]) + ": " + std::to_string(tally.lines[i]) + " of " + std::to_string(tally.seen)
         + " lines";
@@ -224,11 +256,18 @@ Sniffed describe(LineClass cls, Tally& tally)
 Sniffed sniff(std::string_view head, std::string_view path)
 {
     if (head.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
-        return unknown("empty file");
+        return unknown(head.find('\0') == std::string_view::npos ? "empty file" : "binary content");
+    if (auto structured = sniffStructuredText(head))  // journal export carries binary fields: before isBinary
+        return *structured;
     if (isBinary(head))
         return unknown("binary content");
-    if (looksLikeJson(head))
+    if (looksLikeJson(head)) {
+        if (auto json = sniffJson(head))
+            return *json;
         return unknown("json");
+    }
+    if (auto table = sniffTable(head))
+        return *table;
     Tally tally;
     std::size_t pos = 0;
     while (pos < head.size() && static_cast<std::size_t>(tally.seen) < SniffLines) {
@@ -267,6 +306,8 @@ std::unique_ptr<LineParser> makeParser(const Sniffed& sniffed, const TimeHints& 
         return makeSlurmDaemonParser();
     if (f == "fabricmanager")
         return makeFabricManagerParser();
+    if (f == "rfc5424")
+        return makeRfc5424Parser();
     return makePlainParser();
 }
 

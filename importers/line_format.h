@@ -18,8 +18,11 @@ using engine::TimeSource;
 /// What sniffing decided about a file.
 struct Sniffed {
     SourceKind kind = SourceKind::Unknown;
-    std::string format;  ///< "dmesg-raw", "dmesg-T", "rfc3164", "iso8601", "app", "slurm-out", "slurm-daemon",
-                         ///< "fabricmanager"; empty when kind is Unknown
+    std::string format;  ///< line formats: "dmesg-raw", "dmesg-T", "rfc3164", "iso8601", "rfc5424", "app",
+                         ///< "slurm-out", "slurm-daemon", "fabricmanager"; structured formats: "journal-json",
+                         ///< "journal-export", "sacct-parsable", "sacct-json", "k8s-events", "kueue-workload",
+                         ///< "prometheus", "metrics-csv", "observations-jsonl", "nvidia-bug-report";
+                         ///< empty when kind is Unknown
     std::string reason;  ///< why it was (not) recognized, for coverage
 };
 
@@ -37,6 +40,10 @@ struct ParsedLine {
     int rank = -1;          ///< global rank from launcher prefixes ([rank3]:, [1,2]<stdout>:, "3: ")
     int gpu = -1;           ///< local CUDA device from the NCCL `[n]` field
     std::string_view text;  ///< message body with timestamp / launcher prefixes removed
+    TimeNs uptime = engine::NoTime;  ///< seconds since boot the line carries (raw dmesg, forwarded printk stamp)
+    bool stamped = false;   ///< the line began with its format's stamp or header (false: a continuation line)
+    bool indented = false;  ///< the message body after the stamp/header began with indentation (2+ blanks)
+    std::string_view tag;   ///< syslog tag / RFC 5424 app-name (`kernel`, `systemd-networkd[2385]`), may be empty
 };
 
 /// Parses the lines of one file format. Stateful per file (e.g. remembers the last year seen).

@@ -23,7 +23,8 @@ int daysInMonth(int year, int month)
 
 bool validDate(int year, int month, int day)
 {
-    return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+    // Nanoseconds since 1970 in 64 bits reach from 1677 to 2262; log stamps outside 1900..2200 are garbage.
+    return year >= 1900 && year <= 2200 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
@@ -183,6 +184,16 @@ std::optional<StampMatch> parseIso8601(std::string_view s)
     return match;
 }
 
+TimeNs isoTime(std::string_view s)
+{
+    const std::size_t first = s.find_first_not_of(" \t");
+    if (first == std::string_view::npos)
+        return engine::NoTime;
+    s = s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+    const auto stamp = parseIso8601(s);
+    return stamp && stamp->length == s.size() ? stamp->time : engine::NoTime;
+}
+
 std::optional<StampMatch> parseRfc3164(std::string_view s, int year)
 {
     std::size_t pos = 0;
@@ -229,8 +240,8 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s)
     std::int64_t seconds = 0;
     const char* begin = s.data() + pos;
     const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), seconds);
-    // 11 digits of seconds is over 3000 years of uptime; anything longer is not a dmesg stamp.
-    if (ec != std::errc() || end == begin || end - begin > 11)
+    // Over 4e9 seconds (126 years) of uptime is not a dmesg stamp (and would overflow nanoseconds later).
+    if (ec != std::errc() || end == begin || end - begin > 11 || seconds > 4'000'000'000LL)
         return std::nullopt;
     pos += static_cast<std::size_t>(end - begin);
     long nanos = 0;

@@ -34,6 +34,9 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s);
 std::optional<StampMatch> parseGlog(std::string_view s, int year);
 /// Fabric Manager `[Jul 23 2024 07:53:55]` including the brackets.
 std::optional<StampMatch> parseFabricManager(std::string_view s);
+/// A whole string that is one ISO 8601 stamp (surrounding blanks allowed); NoTime otherwise. Unlike
+/// engine::parseIsoTime it rejects years outside 1900..2200, so untrusted input cannot overflow nanoseconds.
+TimeNs isoTime(std::string_view s);
 /// Month abbreviation (Jan..Dec) -> 1..12, 0 if unknown.
 int monthFromAbbrev(std::string_view s);
 

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reading one bundle entry: decompress, sniff, parse into records, keep what extractors match.
+#include "importers/timestamps.h"
+#include "importers/collector.h"
+
+#include "engine/json_util.h"
+#include "importers/bundle_access.h"
+
+#include <algorithm>
+#include <ctime>
+
+namespace attrib::importers::detail {
+
+using namespace attrib::engine;
+
+namespace {
+
+constexpr std::size_t SniffBytes = 64 * 1024;
+
+/// Reads up to SniffBytes from `read`; -1 bytes = a read error.
+std::string readHead(const ReadFn& read, bool& failed)
+{
+    std::string head(SniffBytes, '\0');
+    std::size_t got = 0;
+    failed = false;
+    while (got < head.size()) {
+        const long n = read(head.data() + got, head.size() - got);
+        if (n < 0) {
+            failed = true;
+            break;
+        }
+        if (n == 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    head.resize(got);
+    return head;
+}
+
+std::string truncationMarker(const Record& r)
+{
+    return " [... line of " + std::to_string(r.fullLength) + " bytes truncated]";
+}
+
+}  // namespace
+
+int yearOf(TimeNs t)
+{
+    if (t == NoTime)
+        return 0;
+    const std::time_t secs = static_cast<std::time_t>(t / NsPerSec);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    return tm.tm_year + 1900;
+}
+
+Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, AnalysisResult& result,
+                     DecompressionBudget& budget)
+    : m_catalog(catalog)
+    , m_options(options)
+    , m_result(result)
+    , m_budget(budget)
+    , m_extractors(catalog.extractors())
+    , m_metrics(catalog.metricRules(), NoTime, NoTime)
+{
+}
+
+void Collector::readEntry(std::size_t index, const BundleEntry& entry, const ReadFn& raw, const ErrorSink& error,
+                          const std::string& openError, FileCoverage& cov)
+{
+    if (!raw) {
+        cov.status = CoverageStatus::Errored;
+        cov.errors.push_back(entry.file.path + ": " + (openError.empty() ? "cannot be opened" : openError));
+        return;
+    }
+    bool compressed = false;
+    ReadFn read = maybeDecompress(raw, entry.file.size, &m_budget, error, compressed);
+    bool failed = false;
+    std::string head = readHead(read, failed);
+    if (failed && head.empty()) {
+        cov.status = CoverageStatus::Errored;
+        cov.errors.push_back(entry.file.path + ": " + (error && !error->empty() ? *error : "read error"));
+        return;
+    }
+    FileState fs;
+    fs.index = index;
+    fs.entry = &entry;
+    fs.cov = &cov;
+    fs.sniffed = sniff(head, entry.file.path);
+    cov.kind = fs.sniffed.kind;
+    cov.format = fs.sniffed.format + (compressed ? " (compressed)" : "");
+    if (fs.sniffed.kind == SourceKind::Unknown && fs.sniffed.format.empty()) {
+        cov.status = CoverageStatus::Skipped;
+        cov.errors.push_back(entry.file.path + ": skipped: " + fs.sniffed.reason);
+        return;
+    }
+    ReaderOptions ro;
+    ro.maxLineBytes = m_options.maxLineBytes;
+    ro.maxDocumentBytes = m_options.maxDocumentBytes;
+    ro.wrapWidth = detectWrapWidth(head, fs.sniffed);
+    TimeHints hints;
+    hints.year = m_result.context.start != NoTime ? yearOf(m_result.context.start) : yearOf(entry.mtime * NsPerSec);
+    const ReadFn all = failed ? replayReader(std::move(head), {}) : replayReader(std::move(head), read);
+    ReaderStats stats = readRecords(all, fs.sniffed, hints, ro, [&](Record& r) { return onRecord(r, fs); });
+    if (failed)
+        stats.error = true;
+    if (stats.error && error && !error->empty())
+        stats.errorText = *error;
+    m_bytesDone += entry.file.size;
+    if (fs.sniffed.format == "nvidia-bug-report" && fs.kernelRecords > 0)
+        cov.kind = SourceKind::Kernel;  // it carries the node's kernel log
+    describe(stats, fs, cov);
+}
+
+bool Collector::onRecord(Record& r, FileState& fs)
+{
+    if ((++fs.records & 0x3fff) == 0) {
+        if (cancelled())
+            return false;
+        if (m_options.progress)
+            m_options.progress->progress("reading files", m_bytesDone + r.offset, m_bytesTotal);
+    }
+    if (!r.labels.empty() && r.labels.begin()->first.rfind("context.", 0) == 0)
+        collectContext(r.labels, fs);
+    const SourceKind kind = r.kind != SourceKind::Unknown ? r.kind : fs.sniffed.kind;
+    if (r.host != fs.lastHost) {
+        fs.lastHost = r.host;
+        fs.lastNode = shortHost(r.host);
+    }
+    const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint : fs.lastNode;
+    if (!node.empty() && (m_fileNodes[fs.index].size() < 4096))
+        m_fileNodes[fs.index].insert(node);
+    if (r.isMetric) {
+        onMetric(r, node, fs);
+        return true;
+    }
+    fs.kernelRecords += kind == SourceKind::Kernel ? 1 : 0;
+    if (r.uptime != NoTime && (kind == SourceKind::Kernel || kind == SourceKind::Syslog)) {
+        if (r.time != NoTime && r.timeSource != TimeSource::BootRelative)
+            m_boot.offer(node, r.time, r.uptime,
+                         fs.sniffed.format.rfind("journal", 0) == 0 ? BootClock::Source::Journal
+                                                                    : BootClock::Source::Syslog);
+        else if (r.timeSource == TimeSource::BootRelative)
+            m_boot.offerRtcLine(node, r.text, r.uptime);
+    }
+    if (r.time == NoTime && fs.lastTime != NoTime) {
+        r.time = fs.lastTime;
+        r.timeSource = fs.lastSource == TimeSource::BootRelative ? fs.lastSource : TimeSource::Inherited;
+    } else if (r.time != NoTime) {
+        fs.lastTime = r.time;
+        fs.lastSource = r.timeSource;
+        FileCoverage& cov = *fs.cov;
+        if (r.timeSource != TimeSource::BootRelative) {
+            cov.first = cov.first == NoTime ? r.time : std::min(cov.first, r.time);
+            cov.last = cov.last == NoTime ? r.time : std::max(cov.last, r.time);
+        } else {
+            auto [it, fresh] = m_relativeSpans[fs.index].emplace(node, std::make_pair(r.time, r.time));
+            it->second = {std::min(it->second.first, r.time), std::max(it->second.second, r.time)};
+        }
+    }
+    if (r.text.empty())
+        return true;
+    m_matches.clear();
+    if (!m_extractors.match(kind, r.text, m_matches))
+        return true;
+    if (sanitizeUtf8(r.text)) {  // rare: match again so captures hold valid UTF-8 too
+        m_matches.clear();
+        if (!m_extractors.match(kind, r.text, m_matches))
+            return true;
+    }
+    Observation obs;
+    obs.id = m_nextObservation++;
+    obs.kind = kind;
+    obs.source = {static_cast<std::uint32_t>(fs.index), r.line, r.offset,
+                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX))};
+    obs.node = node;
+    obs.rank = r.rank >= 0 ? r.rank : fs.entry->rankHint;
+    obs.gpu = r.gpu;
+    obs.time = r.time;
+    obs.timeSource = r.time == NoTime ? TimeSource::None : r.timeSource;
+    obs.text = std::move(r.text);
+    if (r.truncated)
+        obs.text += truncationMarker(r);
+    for (auto& [k, v] : r.labels)
+        if (k.rfind("context.", 0) != 0)
+            obs.labels.emplace(k, v);
+    for (const auto& m : m_matches)
+        m_events.push_back(makeEvent(m, obs));
+    m_result.observations.push_back(std::move(obs));
+    return true;
+}
+
+void Collector::onMetric(const Record& r, const std::string& node, FileState& fs)
+{
+    FileCoverage& cov = *fs.cov;
+    if (r.time != NoTime) {
+        cov.first = cov.first == NoTime ? r.time : std::min(cov.first, r.time);
+        cov.last = cov.last == NoTime ? r.time : std::max(cov.last, r.time);
+    }
+    if (!m_metrics.wants(r.metric))
+        return;
+    MetricSample s;
+    s.source = {static_cast<std::uint32_t>(fs.index), r.line, r.offset,
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX))};
+    s.time = r.time;
+    s.timeSource = r.time == NoTime ? TimeSource::None : r.timeSource;
+    s.value = r.value;
+    m_metrics.add(r.metric, node, r.gpu, r.labels, s);
+}
+
+void Collector::collectContext(const std::map<std::string, std::string>& labels, const FileState& fs)
+{
+    if (m_result.context.source == "workload.json")
+        return;
+    auto& found = m_contexts[fs.index];
+    if (found.empty())
+        found["context.source"] = fs.sniffed.format == "observations-jsonl" ? "observations.jsonl" : fs.sniffed.format;
+    for (const auto& [key, value] : labels)
+        if (key.rfind("context.", 0) == 0 && !value.empty())
+            found.emplace(key, value);  // the first value of a key in the file wins
+}
+
+void Collector::applyContext()
+{
+    ExecutionContext& ctx = m_result.context;
+    if (ctx.source == "workload.json" || m_contexts.empty())
+        return;
+    const auto& labels = m_contexts.begin()->second;  // the first file (in bundle order) that names the job
+    auto get = [&](const char* key) {
+        auto it = labels.find(key);
+        return it == labels.end() ? std::string() : it->second;
+    };
+    if (!get("context.scheduler").empty())
+        ctx.scheduler = get("context.scheduler");
+    ctx.workloadId = get("context.job");
+    ctx.platform = get("context.platform");
+    ctx.start = isoTime(get("context.start"));
+    ctx.end = isoTime(get("context.end"));
+    const std::string nodes = get("context.nodes");
+    for (std::size_t pos = 0; pos < nodes.size();) {
+        std::size_t comma = nodes.find(',', pos);
+        if (comma == std::string::npos)
+            comma = nodes.size();
+        if (comma > pos)
+            ctx.nodes.push_back(shortHost(std::string_view(nodes).substr(pos, comma - pos)));
+        pos = comma + 1;
+    }
+    m_contextSource = get("context.source");
+}
+
+}  // namespace attrib::importers::detail

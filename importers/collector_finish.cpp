@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// After the last entry: per-file coverage text, boot-relative conversion, metric rules, id renumbering.
+#include "importers/collector.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace attrib::importers::detail {
+
+using namespace attrib::engine;
+
+namespace {
+
+std::string plural(std::uint64_t n, const char* what)
+{
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+}
+
+bool carriesTime(SourceKind kind)
+{
+    return kind != SourceKind::Inventory && kind != SourceKind::Unknown;
+}
+
+/// Seconds since boot that can be shifted by a boot time without overflow (dmesg caps at 4e9 s).
+bool plausibleUptime(TimeNs t) { return t >= 0 && t <= 4'000'000'000LL * NsPerSec; }
+
+}  // namespace
+
+/// One coverage error per file: every problem of the file joined into one line.
+void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCoverage& cov) const
+{
+    cov.lines = stats.lines;
+    cov.skipped = stats.skipped;
+    std::vector<std::string> problems;
+    if (stats.error)
+        problems.push_back("reading stopped after " + plural(stats.lines, "line") + ": " +
+                           (stats.errorText.empty() ? std::string("read error") : stats.errorText));
+    if (stats.truncated > 0)
+        problems.push_back(plural(stats.truncated, "line") + " cut at " + std::to_string(m_options.maxLineBytes) +
+                           " bytes");
+    if (stats.nulLines > 0)
+        problems.push_back(plural(stats.nulLines, "line") + " with NUL bytes");
+    if (stats.invalidUtf8 > 0)
+        problems.push_back(plural(stats.invalidUtf8, "line") + " with invalid UTF-8");
+    if (stats.skipped > 0)
+        problems.push_back(plural(stats.skipped, "unusable line") + " skipped");
+    if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
+        problems.push_back("no timestamps: times unknown, line order kept");
+    if (problems.empty())
+        return;
+    std::string text = fs.entry->file.path + ": ";
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        text += (i ? "; " : "") + problems[i];
+    if (!stats.notes.empty())
+        text += " (" + stats.notes.front() + ")";
+    cov.errors.push_back(std::move(text));
+    const bool onlyUntimed = problems.size() == 1 && fs.lastTime == NoTime && !stats.error && stats.skipped == 0 &&
+                             stats.truncated == 0 && stats.nulLines == 0 && stats.invalidUtf8 == 0;
+    if (!onlyUntimed)  // a file without stamps is still fully read: its lines keep their order
+        cov.status = stats.error && stats.lines == 0 ? CoverageStatus::Errored : CoverageStatus::Partial;
+}
+
+void Collector::pairBootTimes()
+{
+    // Wall-clock kernel lines by node and text, for nodes whose raw dmesg still lacks a boot time.
+    std::set<std::string> unknown;
+    for (const auto& o : m_result.observations)
+        if (o.timeSource == TimeSource::BootRelative && m_boot.bootOf(o.node) == NoTime)
+            unknown.insert(o.node);
+    if (unknown.empty())
+        return;
+    std::map<std::string, std::unordered_map<std::string, TimeNs>> wall;
+    for (const auto& o : m_result.observations)
+        if (unknown.count(o.node) && (o.kind == SourceKind::Kernel || o.kind == SourceKind::Syslog) &&
+            (o.timeSource == TimeSource::Absolute || o.timeSource == TimeSource::YearInferred))
+            wall[o.node].emplace(o.text, o.time);
+    std::map<std::string, std::vector<TimeNs>> differences;
+    for (const auto& o : m_result.observations) {
+        if (o.timeSource != TimeSource::BootRelative || !wall.count(o.node) || !plausibleUptime(o.time))
+            continue;
+        const auto& texts = wall[o.node];
+        if (auto it = texts.find(o.text); it != texts.end() && it->second > o.time)
+            differences[o.node].push_back(it->second - o.time);
+    }
+    for (auto& [node, d] : differences)
+        m_boot.offerPairs(node, std::move(d));
+}
+
+void Collector::convertBootRelative(std::vector<FileCoverage>& coverage)
+{
+    pairBootTimes();
+    std::unordered_map<std::uint64_t, TimeNs> shifted;  // observation id -> boot time added
+    for (auto& o : m_result.observations) {
+        if (o.timeSource != TimeSource::BootRelative || !plausibleUptime(o.time))
+            continue;
+        const TimeNs boot = m_boot.bootOf(o.node);
+        if (boot == NoTime)
+            continue;
+        o.time += boot;
+        o.timeSource = TimeSource::Absolute;
+        shifted[o.id] = boot;
+    }
+    for (auto& e : m_events) {
+        if (e.timeSource != TimeSource::BootRelative || e.observations.empty())
+            continue;
+        if (auto it = shifted.find(e.observations.front()); it != shifted.end()) {
+            e.time += it->second;
+            e.timeSource = TimeSource::Absolute;
+        }
+    }
+    for (const auto& [file, nodes] : m_relativeSpans) {
+        if (file >= coverage.size())
+            continue;
+        FileCoverage& cov = coverage[file];
+        std::vector<std::string> unknown;
+        for (const auto& [node, span] : nodes) {
+            const TimeNs boot = m_boot.bootOf(node);
+            if (!plausibleUptime(span.first) || !plausibleUptime(span.second))
+                continue;
+            if (boot == NoTime) {
+                unknown.push_back(node.empty() ? std::string("its node") : node);
+                continue;
+            }
+            cov.first = cov.first == NoTime ? boot + span.first : std::min(cov.first, boot + span.first);
+            cov.last = cov.last == NoTime ? boot + span.second : std::max(cov.last, boot + span.second);
+        }
+        if (unknown.empty())
+            continue;
+        std::string list;
+        for (const auto& n : unknown)
+            list += (list.empty() ? "" : ", ") + n;
+        const std::string note = "boot-relative times kept as seconds since boot: no boot time known for " + list;
+        if (cov.errors.empty())
+            cov.errors.push_back(cov.path + ": " + note);
+        else
+            cov.errors.front() += "; " + note;
+        if (cov.status == CoverageStatus::Ok)
+            cov.status = CoverageStatus::Partial;
+    }
+}
+
+void Collector::renumber()
+{
+    auto& obs = m_result.observations;
+    std::stable_sort(obs.begin(), obs.end(), [](const Observation& a, const Observation& b) {
+        if (a.source.file != b.source.file)
+            return a.source.file < b.source.file;
+        if (a.source.offset != b.source.offset)
+            return a.source.offset < b.source.offset;
+        return a.id < b.id;
+    });
+    std::unordered_map<std::uint64_t, std::uint64_t> ids;
+    ids.reserve(obs.size());
+    for (std::size_t i = 0; i < obs.size(); ++i) {
+        ids[obs[i].id] = i + 1;
+        obs[i].id = i + 1;
+    }
+    for (auto& e : m_events)
+        for (auto& id : e.observations)
+            if (auto it = ids.find(id); it != ids.end())
+                id = it->second;
+}
+
+std::vector<Event> Collector::finish(std::vector<FileCoverage>& coverage)
+{
+    applyContext();
+    convertBootRelative(coverage);
+    m_metrics.setWindow(m_result.context.start, m_result.context.end);
+    auto metrics = m_metrics.finish(m_nextObservation);
+    for (auto& o : metrics.evidence)
+        m_result.observations.push_back(std::move(o));
+    for (auto& e : metrics.events)
+        m_events.push_back(std::move(e));
+    for (auto& note : metrics.notes)
+        m_result.diagnostics.push_back("metrics: " + note);
+    renumber();
+    return std::move(m_events);
+}
+
+}  // namespace attrib::importers::detail

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Line-oriented log formats: each line parsed by its format's LineParser, then joined into records.
+//
+// Stamped formats (dmesg, syslog, RFC 5424, Slurm daemon, Fabric Manager): a line without the format's stamp
+// continues the previous record. Indented continuations are joined with one space (a repeated `NVRM: ` is
+// dropped); unindented ones are terminal wraps and are joined with nothing between. A stamped line joins the
+// previous record when it carries the same stamp, host and tag and is indented, or continues an unfinished
+// `NVRM:` sentence (the multi-line "fallen off the bus" message as syslog writes it).
+// Application formats: lines of exactly the detected wrap width are joined with the next unprefixed line; a
+// Python traceback (per rank) becomes one record: the exception line, spanning the whole traceback.
+#include "importers/format_prefix.h"
+#include "importers/multiline.h"
+#include "importers/records.h"
+
+#include <map>
+
+namespace attrib::importers::detail {
+
+namespace {
+
+bool isAppFormat(const std::string& format) { return format == "app" || format == "slurm-out"; }
+
+/// Formats whose every record starts with a stamp or header, so that a line without one continues a record.
+bool isStampedFormat(const std::string& f)
+{
+    return f == "dmesg-raw" || f == "dmesg-T" || f == "rfc3164" || f == "iso8601" || f == "rfc5424" ||
+           f == "slurm-daemon" || f == "fabricmanager";
+}
+
+/// Terminal-wrap joining and per-rank Python traceback joining for application logs.
+class AppJoiner {
+public:
+    /// `jobOutput`: a job's stdout/stderr, where srun/slurmstepd lines are Slurm records and the rest is the
+    /// application's output (App records), so application extractors still see it.
+    AppJoiner(const ReaderOptions& options, const RecordSink& sink, ReaderStats& stats, bool jobOutput)
+        : m_options(options)
+        , m_sink(sink)
+        , m_stats(stats)
+        , m_tracebacks(options, stats)
+        , m_jobOutput(jobOutput)
+    {
+    }
+
+    bool add(const RawLine& raw, std::string_view clean, LineParser& parser)
+    {
+        if (m_wrapping) {
+            if (isWrapContinuation(clean) && m_wrapLines < m_options.maxJoinedLines) {
+                appendContinuation(m_wrapped.text, clean, true, m_options.maxLineBytes);
+                extend(m_wrapped, raw);
+                ++m_wrapLines;
+                ++m_stats.joined;
+                m_wrapping = clean.size() == m_options.wrapWidth;
+                return m_wrapping || logical(m_wrapped);
+            }
+            m_wrapping = false;
+            if (!logical(m_wrapped))
+                return false;
+        }
+        ParsedLine parsed;
+        if (!parser.parse(clean, parsed)) {
+            ++m_stats.skipped;
+            return true;
+        }
+        Record rec = recordOf(raw, parsed);
+        if (m_jobOutput)
+            rec.kind = isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm
+                                                                      : engine::SourceKind::App;
+        if (m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {
+            m_wrapped = std::move(rec);
+            m_wrapping = true;
+            m_wrapLines = 1;
+            return true;
+        }
+        return logical(rec);
+    }
+
+    bool finish()
+    {
+        if (m_wrapping) {
+            m_wrapping = false;
+            if (!logical(m_wrapped))
+                return false;
+        }
+        return m_tracebacks.flushAll(m_sink);
+    }
+
+private:
+    static bool isWrapContinuation(std::string_view clean)
+    {
+        YearTracker years(0);
+        ParsedLine parsed;
+        std::string_view host;
+        int gpu = -1;
+        return !clean.empty() && stripAppPrefixes(clean, years, parsed) == 0 && !matchNcclPrefix(clean, host, gpu) &&
+               !isSlurmLine(clean);
+    }
+
+    bool logical(Record& rec)
+    {
+        bool emit = true;
+        if (!m_tracebacks.offer(rec, m_sink, emit))
+            return false;
+        if (!emit)
+            return true;
+        m_stats.stamped += rec.time != engine::NoTime ? 1 : 0;
+        return m_sink(rec);
+    }
+
+    const ReaderOptions& m_options;
+    const RecordSink& m_sink;
+    ReaderStats& m_stats;
+    TracebackJoiner m_tracebacks;
+    Record m_wrapped;
+    bool m_wrapping = false;
+    std::size_t m_wrapLines = 0;
+    bool m_jobOutput = false;
+};
+
+}  // namespace
+
+ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeHints& hints,
+                         const ReaderOptions& options, const RecordSink& sink)
+{
+    ReaderStats stats;
+    auto parser = makeParser(sniffed, hints);
+    if (isAppFormat(sniffed.format)) {
+        AppJoiner joiner(options, sink, stats, sniffed.format == "slurm-out");
+        bool ok = true;
+        forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+            ok = joiner.add(raw, clean, *parser);
+            return ok;
+        });
+        if (ok && !joiner.finish())
+            stats.stopped = true;
+        return stats;
+    }
+    StampedJoiner joiner(options, sink, stats, sniffed.format == "rfc3164" || sniffed.format == "dmesg-T");
+    const bool joins = isStampedFormat(sniffed.format);
+    bool ok = true;
+    forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+        ParsedLine parsed;
+        if (!parser->parse(clean, parsed)) {
+            ++stats.skipped;
+            return true;
+        }
+        if (!joins) {  // plain text and inventory listings: one record per line
+            Record r = recordOf(raw, parsed);
+            ok = sink(r);
+            return ok;
+        }
+        ok = joiner.add(raw, parsed, clean);
+        return ok;
+    });
+    if (ok && !joiner.flush())
+        stats.stopped = true;
+    return stats;
+}
+
+}  // namespace attrib::importers::detail

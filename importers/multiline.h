@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal: joining the lines of one logical record (continuations, terminal wraps, Python tracebacks).
+#pragma once
+
+#include "importers/records.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace attrib::importers::detail {
+
+/// Appends a continuation line to `text`. A wrapped piece is appended as is; an indented one is trimmed and
+/// joined with one space, without a repeated `NVRM: ` prefix. `text` never grows past `cap` bytes.
+void appendContinuation(std::string& text, std::string_view piece, bool wrapped, std::size_t cap);
+
+/// `NVRM: The NVIDIA GPU 0000:b3:00.0` followed by `NVRM: (PCI ID: ...) installed in this system has`: the
+/// previous text is an unfinished NVRM sentence and the next line goes on with lower case or a parenthesis.
+bool continuesNvrmSentence(std::string_view previous, std::string_view next);
+
+/// Collects Python tracebacks per rank. A traceback becomes one record whose text is the exception line (so
+/// every extractor written for that line still matches it), whose label "traceback" holds the two innermost
+/// `File "...", line N, in f` frames, and which spans from the `Traceback` line to the exception line.
+class TracebackJoiner {
+public:
+    TracebackJoiner(const ReaderOptions& options, ReaderStats& stats)
+        : m_options(options)
+        , m_stats(stats)
+    {
+    }
+
+    /// Looks at one logical line. Sets `emit` to false when the line was taken into a traceback; may first emit
+    /// a finished traceback through `sink`. Returns false when the sink stopped.
+    bool offer(Record& rec, const RecordSink& sink, bool& emit);
+    /// Emits tracebacks still open at the end of the file (without an exception line).
+    bool flushAll(const RecordSink& sink);
+
+private:
+    struct Open {
+        Record first;
+        std::vector<std::string> frames;  ///< the last `File "..."` lines
+        std::size_t lines = 1;
+    };
+    bool finish(Open& tb, const Record* exception, const RecordSink& sink);
+
+    const ReaderOptions& m_options;
+    ReaderStats& m_stats;
+    std::map<int, Open> m_open;  ///< by rank (-1 = no rank prefix)
+};
+
+/// A record for one parsed physical line.
+Record recordOf(const RawLine& raw, const ParsedLine& parsed);
+/// Makes `r` span up to the end of `raw`.
+void extend(Record& r, const RawLine& raw);
+
+/// Joins continuation lines of stamped formats (dmesg, syslog, RFC 5424, Slurm daemon, Fabric Manager) and
+/// hands finished records to the sink.
+class StampedJoiner {
+public:
+    /// `secondStamps`: the format's stamps have one-second resolution (RFC 3164, dmesg -T).
+    StampedJoiner(const ReaderOptions& options, const RecordSink& sink, ReaderStats& stats, bool secondStamps)
+        : m_options(options)
+        , m_sink(sink)
+        , m_stats(stats)
+        , m_secondStamps(secondStamps)
+    {
+    }
+    /// One parsed physical line; false when the sink stopped.
+    bool add(const RawLine& raw, const ParsedLine& parsed, std::string_view clean);
+    /// Emits the pending record; false when the sink stopped.
+    bool flush();
+
+private:
+    bool joined(const RawLine& raw);
+    bool continues(const ParsedLine& parsed) const;
+
+    const ReaderOptions& m_options;
+    const RecordSink& m_sink;
+    ReaderStats& m_stats;
+    bool m_secondStamps;
+    Record m_pending;
+    std::string m_tag;
+    bool m_open = false;
+    std::size_t m_lines = 0;
+};
+
+/// Joins the lines of a message that carries embedded newlines (journal entries): continuation rules as above.
+std::string joinMessageLines(std::string_view message, std::size_t cap);
+
+}  // namespace attrib::importers::detail

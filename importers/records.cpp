@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Reader dispatch by sniffed format, the shared physical-line helper, wrap-width detection, UTF-8 repair.
+#include "importers/records.h"
+
+#include "importers/format_prefix.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+namespace attrib::importers {
+
+void ReaderStats::note(std::uint64_t line, const std::string& what)
+{
+    if (notes.size() < 3)
+        notes.push_back((line > 0 ? "line " + std::to_string(line) + ": " : std::string()) + what);
+}
+
+namespace {
+
+/// Length of the valid UTF-8 sequence at `i` (1 for ASCII), 0 when invalid.
+std::size_t utf8Length(std::string_view s, std::size_t i)
+{
+    const auto lead = static_cast<unsigned char>(s[i]);
+    if (lead < 0x80)
+        return 1;
+    const std::size_t length = lead >= 0xF5 ? 0 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC2 ? 2 : 0;
+    if (length == 0 || i + length > s.size())
+        return 0;
+    for (std::size_t k = 1; k < length; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+            return 0;
+    const auto second = static_cast<unsigned char>(s[i + 1]);
+    if ((lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F) || (lead == 0xF0 && second < 0x90) ||
+        (lead == 0xF4 && second > 0x8F))
+        return 0;  // overlong forms, surrogates, beyond U+10FFFF
+    return length;
+}
+
+}  // namespace
+
+bool isValidUtf8(std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8Length(text, i);
+        if (n == 0)
+            return false;
+        i += n;
+    }
+    return true;
+}
+
+bool sanitizeUtf8(std::string& text)
+{
+    if (isValidUtf8(text))
+        return false;
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (std::size_t i = 0; i < text.size();) {
+        const std::size_t n = utf8Length(text, i);
+        if (n == 0) {
+            out += "\xEF\xBF\xBD";
+            ++i;
+        } else {
+            out.append(text, i, n);
+            i += n;
+        }
+    }
+    text = std::move(out);
+    return true;
+}
+
+std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
+{
+    if (sniffed.format != "app" && sniffed.format != "slurm-out")
+        return 0;
+    std::vector<std::string_view> lines;
+    for (std::size_t pos = 0; pos < head.size() && lines.size() < 2000;) {
+        std::size_t end = head.find('\n', pos);
+        if (end == std::string_view::npos)
+            break;  // the head may cut the last line
+        std::string_view line = head.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        pos = end + 1;
+    }
+    std::size_t width = 0;
+    for (const auto line : lines)
+        width = std::max(width, line.size());
+    if (width < 60)
+        return 0;
+    int full = 0;
+    int continued = 0;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+        if (lines[i].size() != width)
+            continue;
+        ++full;
+        detail::YearTracker years(0);
+        ParsedLine parsed;
+        std::string_view host;
+        int gpu = -1;
+        const unsigned marks = detail::stripAppPrefixes(lines[i + 1], years, parsed);
+        if (marks == 0 && !detail::matchNcclPrefix(lines[i + 1], host, gpu) && !detail::isSlurmLine(lines[i + 1]))
+            ++continued;
+    }
+    return continued >= 3 && continued * 2 >= full ? width : 0;
+}
+
+namespace detail {
+
+void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& stats,
+                 const std::function<bool(const RawLine&, std::string_view clean)>& onLine)
+{
+    const ReadStats rs = readLines(
+        read,
+        [&](const RawLine& raw) {
+            std::string_view clean = raw.bytes;
+            if (const void* nul = std::memchr(clean.data(), '\0', clean.size())) {
+                (void)nul;
+                ++stats.nulLines;
+                const std::size_t last = clean.find_last_of('\0');
+                clean = clean.substr(last + 1);
+                if (stats.nulLines == 1)
+                    stats.note(raw.number, "NUL bytes (zero-filled block?); the text after them is kept");
+            }
+            if (raw.truncated) {
+                if (++stats.truncated == 1)
+                    stats.note(raw.number, "line of " + std::to_string(raw.fullLength) + " bytes cut to " +
+                                               std::to_string(raw.bytes.size()));
+            }
+            if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)
+                stats.note(raw.number, "invalid UTF-8 (replaced with U+FFFD where kept)");
+            if (!onLine(raw, clean)) {
+                stats.stopped = true;
+                return false;
+            }
+            return true;
+        },
+        options.maxLineBytes, options.chunkBytes);
+    stats.lines = rs.lines;
+    stats.bytes = rs.bytes;
+    if (rs.error) {
+        stats.error = true;
+        stats.errorText = rs.errorText;
+    }
+}
+
+Record lineRecord(const RawLine& raw)
+{
+    Record r;
+    r.line = raw.number;
+    r.offset = raw.offset;
+    r.length = raw.fullLength;
+    r.truncated = raw.truncated;
+    r.fullLength = raw.fullLength;
+    return r;
+}
+
+}  // namespace detail
+
+ReaderStats readRecords(const ReadFn& read, const Sniffed& sniffed, const TimeHints& hints,
+                        const ReaderOptions& options, const RecordSink& sink)
+{
+    using namespace detail;
+    const std::string& f = sniffed.format;
+    if (f == "journal-json")
+        return readJournalJson(read, options, sink);
+    if (f == "journal-export")
+        return readJournalExport(read, options, sink);
+    if (f == "sacct-parsable")
+        return readSacctParsable(read, options, sink);
+    if (f == "sacct-json" || f == "k8s-events" || f == "kueue-workload")
+        return readJsonDocument(read, sniffed, options, sink);
+    if (f == "prometheus")
+        return readPrometheus(read, options, sink);
+    if (f == "metrics-csv")
+        return readMetricCsv(read, options, sink);
+    if (f == "observations-jsonl")
+        return readObservationsJsonl(read, options, sink);
+    if (f == "nvidia-bug-report")
+        return readBugReport(read, hints, options, sink);
+    return readLogLines(read, sniffed, hints, options, sink);
+}
+
+}  // namespace attrib::importers

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Records: what the readers of every format produce from a file. A record is one observation candidate: a log
+// line, a joined multi-line record (continuation lines, Python traceback), a line synthesized from structured
+// data (sacct row, Kubernetes event, Kueue condition, nvidia-smi GPU block), or a metric sample.
+#pragma once
+
+#include "importers/line_format.h"
+#include "importers/line_reader.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace attrib::importers {
+
+struct Record {
+    std::uint64_t line = 0;    ///< 1-based line of the record's first line
+    std::uint64_t offset = 0;  ///< byte offset of its first byte (in the decompressed stream)
+    std::uint64_t length = 0;  ///< bytes it spans (a joined record spans all its lines)
+    SourceKind kind = SourceKind::Unknown;  ///< Unknown: the file's sniffed kind
+    TimeNs time = engine::NoTime;
+    TimeSource timeSource = TimeSource::None;
+    TimeNs uptime = engine::NoTime;  ///< seconds since boot when the record carries them (dmesg, journal)
+    std::string host;
+    int rank = -1;
+    int gpu = -1;
+    std::string text;      ///< what extractors match
+    bool truncated = false;  ///< the line was longer than the cap; `fullLength` is its real size
+    std::uint64_t fullLength = 0;
+    // Metric samples (text empty)
+    bool isMetric = false;
+    std::string metric;
+    double value = 0;
+    std::map<std::string, std::string> labels;
+};
+
+/// Receives records in file order (a joined record arrives when it is complete); false stops reading.
+using RecordSink = std::function<bool(Record&)>;
+
+struct ReaderOptions {
+    std::size_t maxLineBytes = 1 << 20;        ///< longer lines are cut (with a truncation note)
+    std::size_t maxDocumentBytes = 64 << 20;   ///< JSON documents larger than this are not parsed
+    std::size_t wrapWidth = 0;                 ///< terminal width the file was wrapped at (0 = not wrapped)
+    std::size_t maxJoinedLines = 1000;         ///< continuation lines joined into one record at most
+    std::size_t chunkBytes = 1 << 20;          ///< read buffer size (reused for the whole file)
+};
+
+/// What reading one file found besides its records.
+struct ReaderStats {
+    std::uint64_t lines = 0;
+    std::uint64_t bytes = 0;
+    std::uint64_t skipped = 0;        ///< lines that could not be used (binary garbage, malformed rows)
+    std::uint64_t truncated = 0;      ///< lines cut at maxLineBytes
+    std::uint64_t nulLines = 0;       ///< lines holding NUL bytes (the text after the last NUL run is kept)
+    std::uint64_t invalidUtf8 = 0;    ///< lines with invalid UTF-8 (kept; replaced when stored)
+    std::uint64_t joined = 0;         ///< physical lines merged into a previous record
+    std::uint64_t stamped = 0;        ///< records that carried their own time
+    std::vector<std::string> notes;   ///< "line N: what" for the first problems
+    bool error = false;               ///< reading stopped on an error (I/O, decompression, limits)
+    std::string errorText;
+    bool stopped = false;             ///< the sink asked to stop (cancellation)
+
+    void note(std::uint64_t line, const std::string& what);
+};
+
+/// Reads every record of a file of the sniffed format from `read`.
+ReaderStats readRecords(const ReadFn& read, const Sniffed& sniffed, const TimeHints& hints,
+                        const ReaderOptions& options, const RecordSink& sink);
+
+/// Guesses the terminal width a file was wrapped at from its first bytes (0 when it was not wrapped): at
+/// least three lines of exactly the maximum length (>= 60) followed by lines that carry no known prefix.
+std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed);
+
+/// Replaces invalid UTF-8 sequences with U+FFFD; returns true when something was replaced.
+bool sanitizeUtf8(std::string& text);
+bool isValidUtf8(std::string_view text);
+
+namespace detail {
+
+/// Calls `onLine` for each physical line with NUL bytes and truncation handled (the helper every
+/// line-oriented reader uses). Updates lines/bytes/truncated/nul/utf8 counts and the error fields of `stats`.
+void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& stats,
+                 const std::function<bool(const RawLine&, std::string_view clean)>& onLine);
+
+/// A record for one physical line.
+Record lineRecord(const RawLine& raw);
+
+// Readers of the structured formats (each in its own file).
+ReaderStats readJournalJson(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink);
+ReaderStats readJournalExport(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink);
+ReaderStats readSacctParsable(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink);
+ReaderStats readJsonDocument(const ReadFn& read, const Sniffed& sniffed, const ReaderOptions& options,
+                             const RecordSink& sink);
+ReaderStats readPrometheus(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink);
+ReaderStats readMetricCsv(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink);
+ReaderStats readObservationsJsonl(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink);
+ReaderStats readBugReport(const ReadFn& read, const TimeHints& hints, const ReaderOptions& options,
+                          const RecordSink& sink);
+ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeHints& hints,
+                         const ReaderOptions& options, const RecordSink& sink);
+
+}  // namespace detail
+
+}  // namespace attrib::importers

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Messy real-world lines: launcher and collector prefixes, terminal wraps, multi-line kernel records, Python
+// tracebacks of interleaved ranks, NCCL local device indexes, hosts inside daemon names, files without any
+// timestamp, anonymized PCI addresses.
+#include "importer_test_util.h"
+
+#include "importers/bundle_access.h"
+#include "importers/timestamps.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attrib;
+using namespace attrib::importers;
+using attrib::engine::NoTime;
+using attrib::engine::TimeSource;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Record* findText(const std::vector<Record>& records, const std::string& prefix)
+{
+    for (const auto& r : records)
+        if (r.text.rfind(prefix, 0) == 0)
+            return &r;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestMessy : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void launcherAndCollectorPrefixes()
+    {
+        const auto r = tests::readAll(tests::fixture("messy-rank.log"), "logs/rank-03.log");
+        QCOMPARE(r.sniffed.kind == engine::SourceKind::App || r.sniffed.kind == engine::SourceKind::Slurm, true);
+        QCOMPARE(r.records[0].rank, 3);
+        QCOMPARE(r.records[0].time, isoTime("2026-04-22T21:34:00Z"));  // the collector stamp comes first
+        QCOMPARE(r.records[0].text, std::string("INFO train.py:120 step 1200 loss 2.31"));
+        QCOMPARE(r.records[1].rank, 2);
+        QCOMPARE(r.records[1].text, std::string("epoch 3 step 1200"));
+        QCOMPARE(r.records[2].time, isoTime("2026-04-22T21:34:01.500Z"));
+        QCOMPARE(r.records[2].text, std::string("INFO train.py:121 step 1201 loss 2.30"));
+        const Record* stepd = findText(r.records, "error: *** STEP 52222788.0 ON gpu20-15");
+        QVERIFY(stepd);
+        QCOMPARE(stepd->host, std::string("gpu20-15"));  // slurmstepd-<host>:
+    }
+
+    void terminalWrapsAreJoined()
+    {
+        const std::string text = tests::fixture("messy-rank.log");
+        const auto r = tests::readAll(text, "logs/rank-03.log");
+        QCOMPARE(detectWrapWidth(text.substr(0, 65536), r.sniffed), std::size_t(80));
+        const Record* ib = findText(r.records, "node-09:51231:51290 [6] NCCL INFO NET/IB : Got completion");
+        QVERIFY(ib);
+        QVERIFY(ib->text.find("peer 10.16.2.13<40531> with status=12 opcode=129 len=0 vendor err 129 (Recv) localGid "
+                              "::ffff:10.16.2.9 remoteGids::ffff:10.16.2.13") != std::string::npos);
+        QCOMPARE(ib->gpu, 6);  // NCCL [n] is the local CUDA device, not the rank
+        QCOMPARE(ib->host, std::string("node-09"));
+        QCOMPARE(ib->length, std::uint64_t(80 + 1 + 80 + 1 + 33));  // the record spans its three physical lines
+        const Record* watchdog = findText(r.records, "[Rank 14] Watchdog caught collective operation timeout");
+        QVERIFY(watchdog);
+        QVERIFY(watchdog->text.find("ran for 600068 milliseconds before timing out.") != std::string::npos);
+        QCOMPARE(watchdog->rank, 14);
+        QCOMPARE(watchdog->timeSource, TimeSource::YearInferred);
+    }
+
+    void tracebacksOfInterleavedRanks()
+    {
+        const std::string text = tests::fixture("messy-rank.log");
+        const auto r = tests::readAll(text, "logs/rank-03.log");
+        const Record* cuda = findText(r.records, "RuntimeError: CUDA error: an illegal memory access");
+        QVERIFY(cuda);
+        QCOMPARE(cuda->rank, 3);
+        QCOMPARE(cuda->text, std::string("RuntimeError: CUDA error: an illegal memory access was encountered"));
+        QCOMPARE(cuda->labels.at("traceback"), std::string("File \"/workspace/train.py\", line 188, in main <- "
+                                                           "File \"/workspace/train.py\", line 212, in <module>"));
+        // Its source starts at the rank's Traceback line and ends with the exception line.
+        const std::string span = text.substr(cuda->offset, cuda->length);
+        QVERIFY(span.rfind("[rank3]:Traceback (most recent call last):", 0) == 0);
+        QVERIFY(span.size() > 11 && span.substr(span.size() - 11) == "encountered");
+        const Record* nccl = findText(r.records, "torch.distributed.DistBackendError: NCCL error in:");
+        QVERIFY(nccl);
+        QCOMPARE(nccl->rank, 5);
+        QVERIFY(nccl->text.find("remote process exited or there was a network error, NCCL version 2.21.5") !=
+                std::string::npos);
+        QVERIFY(nccl->labels.at("traceback").find("in all_reduce") != std::string::npos);
+        // Frame lines are inside the tracebacks, not records of their own.
+        QVERIFY(!findText(r.records, "File \""));
+        QVERIFY(!findText(r.records, "  File \""));
+        QVERIFY(findText(r.records, "CUDA kernel errors might be asynchronously reported"));
+    }
+
+    void kernelRecordsSpanningLines()
+    {
+        const auto raw = tests::readAll(tests::fixture("dmesg-raw-rtc.txt"), "dmesg.txt");
+        QCOMPARE(raw.sniffed.format, std::string("dmesg-raw"));
+        QCOMPARE(raw.records.size(), std::size_t(5));
+        QCOMPARE(raw.records[3].text, std::string("NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 "
+                                                  "Link 07 (0x02b425c6 0x00000000 0x00000000 0x00000000 0x00000000 "
+                                                  "0x00000000)"));
+        QCOMPARE(raw.records[4].text, std::string("NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in "
+                                                  "this system has fallen off the bus and is not responding to "
+                                                  "commands."));
+        // Wrapped mid-token by a terminal: the pieces are glued back without a space.
+        const std::string wrapped = "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal "
+                                    "  XC0 i0 Lin\nk 07 (0x02b425c6 0x00000000 0x00000000)\n[Wed Apr 22 21:34:21 2026] x\n";
+        const auto t = tests::readAll(wrapped, "dmesg.txt");
+        QCOMPARE(t.records.size(), std::size_t(2));
+        QVERIFY(t.records[0].text.find("XC0 i0 Link 07 (0x02b425c6") != std::string::npos);
+        // Syslog writes the multi-line message as lines with the same stamp.
+        const std::string syslog =
+            "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
+            "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
+            "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: fallen off the bus and is not responding to commands.\n"
+            "Apr 22 21:34:20 node-02 kernel: [ 3258.200000] NVRM: loading the module again\n";
+        const auto s = tests::readAll(syslog, "kern.log");
+        QCOMPARE(s.records.size(), std::size_t(2));
+        QCOMPARE(s.records[0].text, raw.records[4].text);
+        QCOMPARE(s.records[0].line, std::uint64_t(1));
+        QCOMPARE(s.records[1].text, std::string("NVRM: loading the module again"));  // another printk stamp
+    }
+
+    void endToEnd()
+    {
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        tests::writeFile(root / "nodes/node-09/rank-03.log", tests::fixture("messy-rank.log"));
+        tests::writeFile(root / "nodes/node-09/untimed.log", tests::fixture("untimed-rank.log"));
+        tests::writeFile(root / "nodes/node-07/kern.log", tests::fixture("kern-anonymized.log"));
+        auto outcome = tests::analyze(root.string());
+        QVERIFY2(outcome.result, outcome.error.c_str());
+        const auto& r = *outcome.result;
+        QVERIFY(tests::findSymptom(r, "nccl_ib_completion_error@node-09/gpu6"));
+        QVERIFY(tests::findSymptom(r, "nccl_ib_completion_error@node-09/gpu2"));
+        QVERIFY(tests::findSymptom(r, "collective_timeout@node-09"));
+        // An anonymized PCI address still yields the node's GPU fault, without a GPU index.
+        bool anonymized = false;
+        for (const auto& s : r.symptoms)
+            anonymized = anonymized || (s.node == "node-07" && s.gpu == -1 && s.domain == "gpu");
+        QVERIFY(anonymized);
+        // No timestamps at all: line order kept, times unknown, coverage says so.
+        const auto* untimed = tests::fileCoverage(r, "nodes/node-09/untimed.log");
+        QVERIFY(untimed && !untimed->errors.empty());
+        QVERIFY(untimed->errors[0].find("no timestamps") != std::string::npos);
+        std::vector<std::uint64_t> lines;
+        for (const auto& o : r.observations) {
+            if (r.files[o.source.file].path != "nodes/node-09/untimed.log")
+                continue;
+            QCOMPARE(o.time, NoTime);
+            QCOMPARE(o.timeSource, TimeSource::None);
+            lines.push_back(o.source.line);
+        }
+        QVERIFY(lines.size() >= 2);
+        QVERIFY(std::is_sorted(lines.begin(), lines.end()));
+        // Evidence of a joined record reads back as all its lines.
+        bool found = false;
+        for (const auto& o : r.observations) {
+            if (o.text.rfind("RuntimeError: CUDA error: an illegal memory access", 0) != 0)
+                continue;
+            found = true;
+            std::string error;
+            const auto back = readBundleLines(r.files[o.source.file], o.source.offset, o.source.length, error);
+            QVERIFY2(error.empty(), error.c_str());
+            QCOMPARE(back.front(), std::string("[rank3]:Traceback (most recent call last):"));
+            QVERIFY(back.size() >= 8);
+        }
+        QVERIFY(found);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMessy)
+#include "tst_messy.moc"
