@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/file_evidence_source.h"
+
+#include "importers/line_reader.h"
+
+#include <QFile>
+#include <QtConcurrent>
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace attrib::app {
+
+namespace {
+
+constexpr std::size_t DisplayLineCap = 64 * 1024;  // bytes of one line shown; the rest is noted
+constexpr quint32 RecordCap = 64 * 1024;
+
+QString decode(const importers::RawLine& raw)
+{
+    QString text = QString::fromUtf8(raw.bytes.data(), static_cast<qsizetype>(raw.bytes.size()));
+    if (raw.truncated)
+        text += QStringLiteral(" \u2026 [line of %1 bytes cut]").arg(raw.fullLength);
+    return text;
+}
+
+/// A reader over a descriptor positioned at `offset`.
+importers::ReadFn readerAt(const std::string& path, std::uint64_t offset)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return {};
+    auto holder = std::shared_ptr<int>(new int(fd), [](int* p) {
+        ::close(*p);
+        delete p;
+    });
+    if (::lseek(fd, static_cast<off_t>(offset), SEEK_SET) < 0)
+        return {};
+    return [holder](char* buffer, std::size_t capacity) -> long {
+        for (;;) {
+            const ssize_t got = ::read(*holder, buffer, capacity);
+            if (got < 0 && errno == EINTR)
+                continue;
+            return static_cast<long>(got);
+        }
+    };
+}
+
+/// UTF-16 index of a byte offset in UTF-8 text.
+int utf16Index(std::string_view utf8, std::size_t byteOffset)
+{
+    int units = 0;
+    for (std::size_t i = 0; i < byteOffset && i < utf8.size(); ++i) {
+        const auto c = static_cast<unsigned char>(utf8[i]);
+        if ((c & 0xc0) != 0x80)
+            units += c >= 0xf0 ? 2 : 1;
+    }
+    return units;
+}
+
+void lowerAscii(std::string& s)
+{
+    for (char& c : s) {
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    }
+}
+
+void scanFile(QPromise<QVector<qint64>>& promise, const std::string& path, std::string needle, bool caseSensitive)
+{
+    std::string error;
+    const importers::ReadFn read = importers::fileReader(path, error);
+    if (!read || needle.empty())
+        return;
+    if (!caseSensitive)
+        lowerAscii(needle);
+    QVector<qint64> batch;
+    std::string lowered;
+    qint64 line = 0;
+    importers::readLines(read, [&](const importers::RawLine& raw) {
+        if ((line & 0xfff) == 0 && promise.isCanceled())
+            return false;
+        std::string_view text = raw.bytes;
+        if (!caseSensitive) {
+            lowered.assign(text);
+            lowerAscii(lowered);
+            text = lowered;
+        }
+        if (text.find(needle) != std::string_view::npos)
+            batch.append(line);
+        ++line;
+        if (batch.size() >= 4096 || (!batch.isEmpty() && (line & 0x3ffff) == 0)) {
+            promise.addResult(batch);
+            batch.clear();
+        }
+        return true;
+    });
+    if (!batch.isEmpty() && !promise.isCanceled())
+        promise.addResult(batch);
+}
+
+}  // namespace
+
+FileEvidenceSource::FileEvidenceSource(std::vector<engine::BundleFile> files, engine::CatalogPtr catalog,
+                                       QObject* parent)
+    : views::EvidenceSource(parent)
+    , m_files(std::move(files))
+    , m_catalog(std::move(catalog))
+{
+    m_indexes.resize(m_files.size());
+    m_problems.resize(m_files.size());
+    m_pool.setMaxThreadCount(2);
+}
+
+FileEvidenceSource::~FileEvidenceSource()
+{
+    // Stop the scans before QObject teardown: their progress callbacks post to this object.
+    for (auto& index : m_indexes) {
+        if (index)
+            index->stop();
+    }
+    m_pool.waitForDone();
+}
+
+bool FileEvidenceSource::sameFiles(const std::vector<engine::BundleFile>& files) const
+{
+    return std::equal(files.begin(), files.end(), m_files.begin(), m_files.end(), [](const auto& a, const auto& b) {
+        return a.path == b.path && a.absolutePath == b.absolutePath && a.size == b.size;
+    });
+}
+
+int FileEvidenceSource::fileCount() const
+{
+    return static_cast<int>(m_files.size());
+}
+
+QString FileEvidenceSource::filePath(int file) const
+{
+    return file >= 0 && file < fileCount() ? QString::fromStdString(m_files[file].path) : QString();
+}
+
+QString FileEvidenceSource::problem(int file) const
+{
+    if (file < 0 || file >= fileCount())
+        return QStringLiteral("no such file");
+    // Checked on first use: a bundle may hold many files and most are never opened in the view.
+    auto& known = m_problems[file];
+    if (!known) {
+        const auto& f = m_files[file];
+        QString why;
+        if (f.absolutePath.empty())
+            why = QStringLiteral("the file lives inside an archive; its evidence lines are shown from the analysis");
+        else if (QFile in(QString::fromStdString(f.absolutePath)); !in.open(QIODevice::ReadOnly))
+            why = in.errorString();
+        else if (in.peek(2) == QByteArray("\x1f\x8b", 2))
+            why = QStringLiteral("the file is compressed; its evidence lines are shown from the analysis");
+        known = why;
+    }
+    return *known;
+}
+
+views::LineCount FileEvidenceSource::lineCount(int file)
+{
+    if (!problem(file).isEmpty())
+        return {0, true, false, problem(file)};
+    auto& index = m_indexes[file];
+    if (!index) {
+        index = std::make_unique<LineIndex>(m_files[file].absolutePath);
+        index->start(&m_pool, [this, file] {
+            QMetaObject::invokeMethod(this, [this, file] { Q_EMIT lineCountChanged(file); }, Qt::QueuedConnection);
+        });
+    }
+    const LineIndex::State s = index->state();
+    return {s.lines, s.complete, s.error.empty() || s.lines > 0, QString::fromStdString(s.error)};
+}
+
+QStringList FileEvidenceSource::readLines(int file, qint64 first, qint64 count)
+{
+    QStringList out;
+    if (count <= 0 || !problem(file).isEmpty())
+        return out;
+    lineCount(file);
+    std::uint64_t offset = 0;
+    std::int64_t line = 0;
+    if (!m_indexes[file]->locate(first, offset, line))
+        return out;
+    const importers::ReadFn read = readerAt(m_files[file].absolutePath, offset);
+    if (!read)
+        return out;
+    importers::readLines(
+        read,
+        [&](const importers::RawLine& raw) {
+            if (line >= first)
+                out.append(decode(raw));
+            ++line;
+            return line < first + count;
+        },
+        DisplayLineCap, 64 * 1024);
+    return out;
+}
+
+QString FileEvidenceSource::readRecord(int file, quint64 offset, quint32 length)
+{
+    if (!problem(file).isEmpty())
+        return {};
+    QFile f(QString::fromStdString(m_files[file].absolutePath));
+    if (!f.open(QIODevice::ReadOnly) || !f.seek(static_cast<qint64>(offset)))
+        return {};
+    QByteArray bytes = f.read(std::min(length, RecordCap));
+    while (bytes.endsWith('\n') || bytes.endsWith('\r'))
+        bytes.chop(1);
+    return QString::fromUtf8(bytes);
+}
+
+QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, const QString& text) const
+{
+    QList<views::TextSpan> spans;
+    if (!m_catalog)
+        return spans;
+    const std::string utf8 = text.toStdString();
+    for (const auto& rule : m_catalog->extractors()) {
+        if (!rule.re || std::find(rule.sources.begin(), rule.sources.end(), kind) == rule.sources.end())
+            continue;
+        const int groups = rule.re->NumberOfCapturingGroups();
+        std::vector<re2::StringPiece> match(static_cast<std::size_t>(groups) + 1);
+        if (!rule.re->Match(utf8, 0, utf8.size(), RE2::UNANCHORED, match.data(), groups + 1))
+            continue;
+        const auto span = [&](const re2::StringPiece& piece, bool capture) {
+            const auto begin = static_cast<std::size_t>(piece.data() - utf8.data());
+            const int start = utf16Index(utf8, begin);
+            spans.append({start, utf16Index(utf8, begin + piece.size()) - start, capture});
+        };
+        span(match[0], false);
+        for (const auto& [name, group] : rule.re->NamedCapturingGroups()) {
+            if (group <= groups && match[group].data() && !match[group].empty())
+                span(match[group], true);
+        }
+    }
+    return spans;
+}
+
+QFuture<QVector<qint64>> FileEvidenceSource::findLines(int file, const QString& needle, Qt::CaseSensitivity cs)
+{
+    if (!problem(file).isEmpty())
+        return QtFuture::makeReadyFuture(QVector<qint64>());
+    return QtConcurrent::run(&m_pool, scanFile, m_files[file].absolutePath, needle.toStdString(),
+                             cs == Qt::CaseSensitive);
+}
+
+}  // namespace attrib::app

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// EvidenceSource over the bundle on disk: per-file line indexes built lazily in the background, lines
+// read by offset, rule-matched spans from the catalog's extractor patterns, background text search.
+#pragma once
+
+#include "app/gui/line_index.h"
+#include "engine/catalog.h"
+#include "engine/verdict.h"
+#include "views/evidence/evidence_source.h"
+
+#include <QThreadPool>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace attrib::app {
+
+class FileEvidenceSource : public views::EvidenceSource {
+    Q_OBJECT
+
+public:
+    /// `files` are the bundle's files in engine order; `catalog` may be null (no span highlighting).
+    FileEvidenceSource(std::vector<engine::BundleFile> files, engine::CatalogPtr catalog, QObject* parent = nullptr);
+    ~FileEvidenceSource() override;
+
+    void setCatalog(engine::CatalogPtr catalog) { m_catalog = std::move(catalog); }
+    /// Whether this source reads the same files as `files` (a new analysis of the same bundle).
+    bool sameFiles(const std::vector<engine::BundleFile>& files) const;
+
+    int fileCount() const override;
+    QString filePath(int file) const override;
+    views::LineCount lineCount(int file) override;
+    QStringList readLines(int file, qint64 first, qint64 count) override;
+    QString readRecord(int file, quint64 offset, quint32 length) override;
+    QList<views::TextSpan> matchSpans(engine::SourceKind kind, const QString& text) const override;
+    QFuture<QVector<qint64>> findLines(int file, const QString& needle, Qt::CaseSensitivity cs) override;
+
+private:
+    /// Why a file cannot be re-read by offset ("" when it can).
+    QString problem(int file) const;
+
+    std::vector<engine::BundleFile> m_files;
+    engine::CatalogPtr m_catalog;
+    std::vector<std::unique_ptr<LineIndex>> m_indexes;
+    mutable std::vector<std::optional<QString>> m_problems;
+    QThreadPool m_pool;
+};
+
+}  // namespace attrib::app

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/job_controller.h"
+
+#include "engine/progress.h"
+#include "importers/analyzer.h"
+#include "importers/bundle.h"
+#include "rules/cpp/builtin_rules.h"
+
+#include <QFileInfo>
+#include <QtConcurrent>
+
+#include <chrono>
+#include <mutex>
+
+namespace attrib::app {
+
+/// The catalog, loaded by the first job that needs it and shared by all later ones.
+class CatalogCache {
+public:
+    explicit CatalogCache(std::string dir)
+        : m_dir(std::move(dir))
+    {
+    }
+    engine::CatalogPtr get()
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_catalog)
+            m_catalog = rules::loadCatalog(m_dir);
+        return m_catalog;
+    }
+
+private:
+    std::string m_dir;
+    std::mutex m_mutex;
+    engine::CatalogPtr m_catalog;
+};
+
+namespace {
+
+/// Engine progress -> promise progress (throttled), and promise cancellation -> engine cancel flag.
+class ProgressAdapter final : public engine::ProgressSink {
+public:
+    ProgressAdapter(QPromise<StageResult>& promise, std::atomic<bool>& cancel)
+        : m_promise(promise)
+        , m_cancel(cancel)
+    {
+    }
+
+    void progress(const std::string& stage, std::uint64_t done, std::uint64_t total) override
+    {
+        if (m_promise.isCanceled())
+            m_cancel = true;
+        if (stage == "reading files")
+            report(QStringLiteral("reading files and extracting"), 50 + scaled(done, total, 800));
+        else if (stage == "correlating")
+            report(QStringLiteral("correlating"), 870);
+        else if (stage == "verdict")
+            report(QStringLiteral("verdict"), 920);
+        else
+            report(QString::fromStdString(stage), -1);
+    }
+
+    void report(const QString& stage, int permille)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        // About 15 updates a second; a new stage is always reported.
+        if (stage == m_stage && now - m_last < std::chrono::milliseconds(66))
+            return;
+        m_stage = stage;
+        m_last = now;
+        m_promise.setProgressValueAndText(permille < 0 ? m_promise.future().progressValue() : permille, stage);
+    }
+
+private:
+    static int scaled(std::uint64_t done, std::uint64_t total, int range)
+    {
+        return total == 0 ? 0 : static_cast<int>(static_cast<double>(std::min(done, total)) / total * range);
+    }
+
+    QPromise<StageResult>& m_promise;
+    std::atomic<bool>& m_cancel;
+    QString m_stage;
+    std::chrono::steady_clock::time_point m_last;
+};
+
+StageResult indexedStage(const std::string& path)
+{
+    std::string error;
+    auto partial = std::make_shared<engine::AnalysisResult>();
+    partial->bundlePath = path;
+    for (auto& entry : importers::listBundle(path, error))
+        partial->files.push_back(std::move(entry.file));
+    StageResult r;
+    r.stage = StageResult::Stage::Indexed;
+    r.analysis = views::AnalysisData::build(std::move(partial));
+    return r;
+}
+
+void runJob(QPromise<StageResult>& promise, std::string path, std::shared_ptr<CatalogCache> catalogs,
+            std::shared_ptr<std::atomic<bool>> cancel)
+{
+    promise.setProgressRange(0, 1000);
+    ProgressAdapter progress(promise, *cancel);
+    if (QFileInfo(QString::fromStdString(path)).isDir()) {
+        progress.report(QStringLiteral("listing bundle"), 0);
+        promise.addResult(indexedStage(path));
+    }
+    progress.report(QStringLiteral("loading rules"), 20);
+    const engine::CatalogPtr catalog = catalogs->get();
+    importers::AnalyzeOptions options;
+    options.progress = &progress;
+    options.cancel = cancel.get();
+    importers::AnalyzeOutcome outcome = importers::analyzeBundle(path, catalog, options);
+    if (outcome.cancelled || promise.isCanceled())
+        return;
+    if (!outcome.result) {
+        StageResult failed;
+        failed.error = QString::fromStdString(outcome.error);
+        promise.addResult(std::move(failed));
+        return;
+    }
+    progress.report(QStringLiteral("preparing views"), 950);
+    StageResult analysed;
+    analysed.stage = StageResult::Stage::Analysed;
+    analysed.analysis = views::AnalysisData::build(std::move(outcome.result));
+    analysed.catalog = catalog;
+    const views::AnalysisPtr analysis = analysed.analysis;
+    promise.addResult(std::move(analysed));
+    progress.report(QStringLiteral("building timeline"), 975);
+    StageResult timeline;
+    timeline.stage = StageResult::Stage::TimelineReady;
+    timeline.timeline = views::TimelineData::build(*analysis);
+    promise.addResult(std::move(timeline));
+    progress.report(QStringLiteral("done"), 1000);
+}
+
+}  // namespace
+
+JobController::JobController(const QString& rulesDir, QObject* parent)
+    : QObject(parent)
+    , m_catalog(std::make_shared<CatalogCache>(rulesDir.toStdString()))
+{
+    // Loading the catalog runs every rule's inline cases; start it now so the first analysis need not wait.
+    m_prefetch = QtConcurrent::run([catalog = m_catalog] { catalog->get(); });
+}
+
+JobController::~JobController()
+{
+    cancel();
+    waitForIdle();
+    m_prefetch.waitForFinished();
+}
+
+quint64 JobController::analyze(const QString& bundle)
+{
+    cancel();
+    const quint64 generation = ++m_generation;
+    m_bundle = bundle;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_timer.start();
+    auto* watcher = new Watcher(this);
+    m_current = watcher;
+    connect(watcher, &Watcher::resultReadyAt, this,
+            [this, watcher, generation](int index) { onResult(watcher, generation, index); });
+    connect(watcher, &Watcher::progressTextChanged, this, [this, watcher, generation](const QString& text) {
+        if (generation == m_generation)
+            Q_EMIT progressChanged(text, watcher->progressValue());
+    });
+    connect(watcher, &Watcher::progressValueChanged, this, [this, watcher, generation](int value) {
+        if (generation == m_generation)
+            Q_EMIT progressChanged(watcher->progressText(), value);
+    });
+    connect(watcher, &Watcher::finished, this, [this, watcher, generation] { onFinished(watcher, generation); });
+    Q_EMIT started(generation, bundle);
+    watcher->setFuture(QtConcurrent::run(runJob, bundle.toStdString(), m_catalog, m_cancel));
+    return generation;
+}
+
+void JobController::cancel()
+{
+    if (m_cancel)
+        *m_cancel = true;
+    if (m_current)
+        m_current->cancel();
+}
+
+bool JobController::isRunning() const
+{
+    return m_current && m_current->isRunning();
+}
+
+void JobController::waitForIdle()
+{
+    if (m_current)
+        m_current->waitForFinished();
+}
+
+void JobController::onResult(Watcher* watcher, quint64 generation, int index)
+{
+    if (generation != m_generation || watcher->isCanceled())
+        return;  // a superseded job: its results are stale
+    const StageResult r = watcher->resultAt(index);
+    switch (r.stage) {
+    case StageResult::Stage::Indexed: Q_EMIT bundleIndexed(generation, r.analysis); break;
+    case StageResult::Stage::Analysed:
+        Q_EMIT analysisReady(generation, r.analysis, r.catalog, m_timer.elapsed());
+        break;
+    case StageResult::Stage::TimelineReady: Q_EMIT timelineReady(generation, r.timeline); break;
+    case StageResult::Stage::Failed: Q_EMIT failed(generation, m_bundle, r.error); break;
+    }
+}
+
+void JobController::onFinished(Watcher* watcher, quint64 generation)
+{
+    watcher->deleteLater();
+    if (generation != m_generation)
+        return;
+    if (watcher->isCanceled())
+        Q_EMIT cancelled(generation, m_bundle);
+    Q_EMIT finished(generation);
+}
+
+}  // namespace attrib::app

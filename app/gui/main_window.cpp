@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/gui/main_window.h"
+
+#include "app/gui/bundle_controller.h"
+#include "app/gui/job_controller.h"
+#include "app/gui/progress_panel.h"
+#include "app/gui/recent_bundles.h"
+#include "app/gui/report_actions.h"
+#include "app/gui/settings.h"
+#include "views/coverage/coverage_view.h"
+#include "views/demotion/demotion_view.h"
+#include "views/evidence/evidence_panel.h"
+#include "views/selection_model.h"
+#include "views/timeline/timeline_view.h"
+#include "views/verdict/verdict_panel.h"
+#include "engine/verdict.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QStatusBar>
+
+static void initWorkbenchResources()
+{
+    Q_INIT_RESOURCE(workbench);
+}
+
+namespace attrib::app {
+
+void initResources()
+{
+    initWorkbenchResources();
+}
+
+MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restoreLayout, QWidget* parent)
+    : QMainWindow(parent)
+    , m_settings(settings)
+    , m_persistLayout(restoreLayout)
+    , m_selection(new views::SelectionModel(this))
+    , m_jobs(new JobController(rulesDir, this))
+    , m_recent(new RecentBundles(settings, this))
+{
+    initResources();
+    setWindowIcon(QIcon(QStringLiteral(":/icons/attribution-workbench.svg")));
+    setObjectName(QStringLiteral("MainWindow"));
+    setAcceptDrops(true);
+    buildDocks();
+    m_bundles = new BundleController({m_selection, m_verdict, m_timeline, m_evidence}, m_jobs, m_recent, this);
+    m_reports = new ReportActions(m_bundles, m_timeline, m_settings, this);
+    m_progress = new ProgressPanel(m_jobs, this);
+    statusBar()->addPermanentWidget(m_progress);
+    buildMenus();
+    bindSettings();
+    connect(m_bundles, &BundleController::statusMessage, statusBar(), [this](const QString& m) {
+        statusBar()->showMessage(m);
+    });
+    connect(m_reports, &ReportActions::statusMessage, statusBar(), [this](const QString& m) {
+        statusBar()->showMessage(m, 5000);
+    });
+    connect(m_bundles, &BundleController::bundleChanged, this, &MainWindow::updateTitle);
+    connect(m_verdict, &views::VerdictPanel::copyMarkdownRequested, m_reports, &ReportActions::copyVerdictMarkdown);
+    connect(m_coverage, &views::CoverageView::fileActivated, this, [this](int file) {
+        m_evidence->showFile(file);
+        m_evidenceDock->raise();
+    });
+    applyDefaultLayout();
+    if (restoreLayout) {
+        restoreGeometry(m_settings->windowGeometry());
+        restoreState(m_settings->windowState(), Settings::WindowStateVersion);
+    }
+    updateTitle(QString());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildDocks()
+{
+    m_verdict = new views::VerdictPanel(m_selection);
+    m_timeline = new views::TimelineView(m_selection);
+    m_evidence = new views::EvidencePanel(m_selection);
+    m_demotion = new views::DemotionView(m_selection);
+    m_coverage = new views::CoverageView(m_selection);
+    setCentralWidget(m_timeline);
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_verdictDock = addDock(m_verdict, QStringLiteral("Verdict"), QStringLiteral("verdictDock"), Qt::LeftDockWidgetArea);
+    m_symptomsDock = addDock(m_demotion, QStringLiteral("Symptoms: active, demoted, scrubbed"),
+                             QStringLiteral("symptomsDock"), Qt::LeftDockWidgetArea);
+    m_evidenceDock = addDock(m_evidence, QStringLiteral("Evidence"), QStringLiteral("evidenceDock"),
+                             Qt::BottomDockWidgetArea);
+    m_coverageDock = addDock(m_coverage, QStringLiteral("Coverage"), QStringLiteral("coverageDock"),
+                             Qt::BottomDockWidgetArea);
+    splitDockWidget(m_verdictDock, m_symptomsDock, Qt::Vertical);
+    tabifyDockWidget(m_evidenceDock, m_coverageDock);
+    m_evidenceDock->raise();
+}
+
+QDockWidget* MainWindow::addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                      QDockWidget::DockWidgetClosable);
+    addDockWidget(area, dock);
+    return dock;
+}
+
+QList<QDockWidget*> MainWindow::docks() const
+{
+    return {m_verdictDock, m_symptomsDock, m_evidenceDock, m_coverageDock};
+}
+
+void MainWindow::applyDefaultLayout()
+{
+    resize(1600, 1000);
+    resizeDocks({m_verdictDock, m_symptomsDock}, {560, 560}, Qt::Horizontal);
+    resizeDocks({m_verdictDock, m_symptomsDock}, {470, 490}, Qt::Vertical);
+    resizeDocks({m_evidenceDock}, {400}, Qt::Vertical);
+}
+
+void MainWindow::buildMenus()
+{
+    buildFileMenu();
+    QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
+    QAction* copy = edit->addAction(QStringLiteral("Copy verdict as &Markdown"), m_reports,
+                                    &ReportActions::copyVerdictMarkdown);
+    copy->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
+    m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    for (QDockWidget* dock : docks())
+        m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(m_timeline->relativeTimeAction());
+    QAction* defaults = m_viewMenu->addAction(QStringLiteral("Default layout"), this, [this] {
+        for (QDockWidget* dock : docks())
+            dock->setVisible(true);
+        applyDefaultLayout();
+    });
+    defaults->setToolTip(QStringLiteral("Restore the default dock arrangement"));
+    QMenu* analysis = menuBar()->addMenu(QStringLiteral("&Analysis"));
+    QAction* cancel = analysis->addAction(QStringLiteral("&Cancel analysis"), m_jobs, &JobController::cancel);
+    cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    help->addAction(QStringLiteral("&About"), this, &MainWindow::showAbout);
+}
+
+void MainWindow::buildFileMenu()
+{
+    QMenu* file = menuBar()->addMenu(QStringLiteral("&File"));
+    file->addAction(QStringLiteral("Open &folder\u2026"), this, &MainWindow::openFolderDialog)
+        ->setShortcut(QKeySequence::Open);
+    file->addAction(QStringLiteral("Open &archive\u2026"), this, &MainWindow::openArchiveDialog);
+    m_recentMenu = file->addMenu(QStringLiteral("Open &recent"));
+    connect(m_recentMenu, &QMenu::aboutToShow, m_recent, &RecentBundles::refresh);
+    connect(m_recent, &RecentBundles::changed, this, &MainWindow::rebuildRecentMenu);
+    connect(m_recent, &RecentBundles::existenceChecked, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    m_recent->refresh();
+    file->addAction(QStringLiteral("Re&load"), m_bundles, &BundleController::reload)->setShortcut(QKeySequence::Refresh);
+    file->addSeparator();
+    file->addAction(QStringLiteral("Export timeline as &PNG\u2026"), this,
+                    [this] { m_reports->exportTimelineInteractive(false); });
+    file->addAction(QStringLiteral("Export timeline as &SVG\u2026"), this,
+                    [this] { m_reports->exportTimelineInteractive(true); });
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList paths = m_recent->paths();
+    for (const QString& path : paths) {
+        const bool exists = m_recent->exists(path);
+        QAction* action = m_recentMenu->addAction(exists ? path : path + QStringLiteral("  (missing)"));
+        action->setEnabled(exists);
+        connect(action, &QAction::triggered, this, [this, path] { openBundle(path); });
+    }
+    if (paths.isEmpty())
+        m_recentMenu->addAction(QStringLiteral("(none yet)"))->setEnabled(false);
+    m_recentMenu->addSeparator();
+    m_recentMenu->addAction(QStringLiteral("Clear list"), m_recent, &RecentBundles::clear)->setEnabled(!paths.isEmpty());
+}
+
+void MainWindow::bindSettings()
+{
+    m_timeline->relativeTimeAction()->setChecked(m_settings->timelineRelative());
+    connect(m_timeline->relativeTimeAction(), &QAction::toggled, m_settings, &Settings::setTimelineRelative);
+    m_demotion->showDemotedBox()->setChecked(m_settings->showDemoted());
+    m_demotion->showScrubbedBox()->setChecked(m_settings->showScrubbed());
+    connect(m_demotion->showDemotedBox(), &QCheckBox::toggled, m_settings, &Settings::setShowDemoted);
+    connect(m_demotion->showScrubbedBox(), &QCheckBox::toggled, m_settings, &Settings::setShowScrubbed);
+}
+
+void MainWindow::openBundle(const QString& path)
+{
+    m_bundles->open(path);
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open bundle folder"),
+                                                          m_settings->lastOpenDir());
+    if (dir.isEmpty())
+        return;
+    m_settings->setLastOpenDir(QFileInfo(dir).absolutePath());
+    openBundle(dir);
+}
+
+void MainWindow::openArchiveDialog()
+{
+    const QString file = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open bundle archive"), m_settings->lastOpenDir(),
+        QStringLiteral("Bundle archives (*.tar *.tar.gz *.tgz *.zip);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    m_settings->setLastOpenDir(QFileInfo(file).absolutePath());
+    openBundle(file);
+}
+
+void MainWindow::updateTitle(const QString& bundle)
+{
+    setWindowTitle(bundle.isEmpty() ? QStringLiteral("Attribution Workbench")
+                                    : QFileInfo(bundle).fileName() + QStringLiteral(" \u2014 Attribution Workbench"));
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox box(this);
+    box.setWindowTitle(QStringLiteral("About Attribution Workbench"));
+    box.setTextFormat(Qt::PlainText);
+    box.setText(QStringLiteral("Attribution Workbench %1\nFinds why a distributed training job failed from its logs.\n"
+                               "Licence: GPL-3.0-or-later. Plots by QCustomPlot.")
+                    .arg(QString::fromLatin1(engine::engineVersion())));
+    box.exec();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_jobs->cancel();
+    if (m_persistLayout) {
+        m_settings->setWindowGeometry(saveGeometry());
+        m_settings->setWindowState(saveState(Settings::WindowStateVersion));
+        m_settings->sync();
+    }
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile() && BundleController::isBundlePath(urls.front().toLocalFile()))
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile())
+        return;
+    openBundle(urls.front().toLocalFile());
+    event->acceptProposedAction();
+}
+
+}  // namespace attrib::app

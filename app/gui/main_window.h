@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The workbench window: builds the docks and menus and forwards to the controllers (bundles, jobs,
+// reports). The views follow one shared selection model.
+#pragma once
+
+#include <QMainWindow>
+
+class QDockWidget;
+class QMenu;
+
+namespace attrib::views {
+class CoverageView;
+class DemotionView;
+class EvidencePanel;
+class SelectionModel;
+class TimelineView;
+class VerdictPanel;
+}  // namespace attrib::views
+
+namespace attrib::app {
+
+class BundleController;
+class JobController;
+class ProgressPanel;
+class RecentBundles;
+class ReportActions;
+class Settings;
+
+/// Registers the compiled-in resources (icons); safe to call more than once.
+void initResources();
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    /// `settings` must outlive the window. `restoreLayout` false keeps the default layout (screenshots, tests).
+    MainWindow(Settings* settings, const QString& rulesDir, bool restoreLayout = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openBundle(const QString& path);
+    /// Arranges the docks for the default 1600x1000 window.
+    void applyDefaultLayout();
+    /// Dock widgets by object name, for screenshots of each pane.
+    QList<QDockWidget*> docks() const;
+
+    views::SelectionModel* selectionModel() const { return m_selection; }
+    views::VerdictPanel* verdictPanel() const { return m_verdict; }
+    views::TimelineView* timelineView() const { return m_timeline; }
+    views::EvidencePanel* evidencePanel() const { return m_evidence; }
+    views::DemotionView* demotionView() const { return m_demotion; }
+    views::CoverageView* coverageView() const { return m_coverage; }
+    JobController* jobController() const { return m_jobs; }
+    BundleController* bundleController() const { return m_bundles; }
+    ReportActions* reportActions() const { return m_reports; }
+    RecentBundles* recentBundles() const { return m_recent; }
+    ProgressPanel* progressPanel() const { return m_progress; }
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildDocks();
+    QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
+    void buildMenus();
+    void buildFileMenu();
+    void rebuildRecentMenu();
+    void bindSettings();
+    void openFolderDialog();
+    void openArchiveDialog();
+    void updateTitle(const QString& bundle);
+    void showAbout();
+
+    Settings* m_settings;
+    bool m_persistLayout;
+    views::SelectionModel* m_selection;
+    JobController* m_jobs;
+    RecentBundles* m_recent;
+    views::VerdictPanel* m_verdict;
+    views::TimelineView* m_timeline;
+    views::EvidencePanel* m_evidence;
+    views::DemotionView* m_demotion;
+    views::CoverageView* m_coverage;
+    BundleController* m_bundles;
+    ReportActions* m_reports;
+    ProgressPanel* m_progress;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QDockWidget* m_verdictDock = nullptr;
+    QDockWidget* m_symptomsDock = nullptr;
+    QDockWidget* m_evidenceDock = nullptr;
+    QDockWidget* m_coverageDock = nullptr;
+};
+
+}  // namespace attrib::app

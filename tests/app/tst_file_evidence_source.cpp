@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The bundle-backed EvidenceSource: background line index, lines read by offset, records, rule-matched
+// spans from the catalog, background search, and files that cannot be re-read.
+#include "../common/test_catalog.h"
+
+#include "app/gui/file_evidence_source.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+using namespace attrib;
+using namespace attrib::app;
+
+namespace {
+
+engine::BundleFile writeLines(const QTemporaryDir& dir, const QString& name, int lines)
+{
+    const std::string path = dir.filePath(name).toStdString();
+    std::ofstream out(path, std::ios::binary);
+    for (int i = 1; i <= lines; ++i)
+        out << "line " << i << (i % 1000 == 0 ? " marker" : "") << "\n";
+    return {name.toStdString(), path, {}, static_cast<std::uint64_t>(out.tellp())};
+}
+
+}  // namespace
+
+class TestFileEvidenceSource : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private Q_SLOTS:
+    void indexesInTheBackgroundAndReadsByOffset()
+    {
+        FileEvidenceSource source({writeLines(m_dir, QStringLiteral("a.log"), 300'000)}, nullptr);
+        QSignalSpy progress(&source, &views::EvidenceSource::lineCountChanged);
+        QElapsedTimer timer;
+        timer.start();
+        views::LineCount count = source.lineCount(0);
+        QVERIFY(count.available);
+        QVERIFY(!count.complete || count.lines == 300'000);
+        QTRY_VERIFY(source.lineCount(0).lines > 0);
+        QVERIFY(source.readLines(0, 0, 3) == (QStringList{QStringLiteral("line 1"), QStringLiteral("line 2"),
+                                                          QStringLiteral("line 3")}));
+        QTRY_VERIFY_WITH_TIMEOUT(source.lineCount(0).complete, 20000);
+        QCOMPARE(source.lineCount(0).lines, qint64(300'000));
+        QVERIFY(!progress.isEmpty());
+        const QStringList tail = source.readLines(0, 249'998, 4);
+        QCOMPARE(tail, (QStringList{QStringLiteral("line 249999"), QStringLiteral("line 250000 marker"),
+                                    QStringLiteral("line 250001"), QStringLiteral("line 250002")}));
+        QCOMPARE(source.readLines(0, 299'999, 10).size(), 1);
+        QVERIFY(source.readLines(0, 300'000, 1).isEmpty());
+        QCOMPARE(source.readRecord(0, 7, 7), QStringLiteral("line 2"));
+    }
+
+    void searchesInTheBackground()
+    {
+        FileEvidenceSource source({writeLines(m_dir, QStringLiteral("b.log"), 20'000)}, nullptr);
+        QFuture<QVector<qint64>> future = source.findLines(0, QStringLiteral("MARKER"), Qt::CaseInsensitive);
+        future.waitForFinished();
+        QVector<qint64> hits;
+        for (const auto& batch : future.results())
+            hits += batch;
+        QCOMPARE(hits.size(), 20);
+        QCOMPARE(hits.front(), qint64(999));
+        future = source.findLines(0, QStringLiteral("MARKER"), Qt::CaseSensitive);
+        future.waitForFinished();
+        QCOMPARE(future.resultCount(), 0);
+    }
+
+    void spansComeFromTheCatalog()
+    {
+        FileEvidenceSource source({}, tests::sourceCatalog());
+        const QString line = QStringLiteral("NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 Link 07");
+        const QList<views::TextSpan> spans = source.matchSpans(engine::SourceKind::Kernel, line);
+        QVERIFY(!spans.isEmpty());
+        QCOMPARE(spans.front().start, 0);
+        QVERIFY(!spans.front().capture);
+        bool xid = false;
+        for (const auto& s : spans)
+            xid = xid || (s.capture && line.mid(s.start, s.length) == QStringLiteral("149"));
+        QVERIFY(xid);
+        QVERIFY(source.matchSpans(engine::SourceKind::App, line).isEmpty());  // Xid rules read kernel logs only
+        // Offsets are UTF-16 positions even after multi-byte characters.
+        const QString accented = QStringLiteral("\u00e9\u00e9 ") + line;
+        const auto shifted = source.matchSpans(engine::SourceKind::Kernel, accented);
+        QVERIFY(!shifted.isEmpty());
+        QCOMPARE(accented.mid(shifted.front().start, 9), QStringLiteral("NVRM: Xid"));
+    }
+
+    void unreadableFilesAreReported()
+    {
+        engine::BundleFile member{"inner/dmesg.txt", "", "inner/dmesg.txt", 100};
+        engine::BundleFile gone{"gone.log", m_dir.filePath(QStringLiteral("gone.log")).toStdString(), {}, 10};
+        FileEvidenceSource source({member, gone}, nullptr);
+        const views::LineCount a = source.lineCount(0);
+        QVERIFY(!a.available);
+        QVERIFY(a.problem.contains(QStringLiteral("archive")));
+        QVERIFY(!source.lineCount(1).available);
+        QVERIFY(source.readLines(0, 0, 5).isEmpty());
+        QVERIFY(source.readRecord(1, 0, 5).isEmpty());
+        QCOMPARE(source.filePath(0), QStringLiteral("inner/dmesg.txt"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFileEvidenceSource)
+#include "tst_file_evidence_source.moc"

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The verdict panel: badges, root cause and its decisive line, coverage warnings that cannot be missed,
+// ambiguity candidates, clicks that drive the selection, and log text shown as plain text only.
+#include "result_fixture.h"
+
+#include "views/selection_model.h"
+#include "views/verdict/verdict_panel.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QtTest>
+
+using namespace attrib;
+using namespace attrib::views;
+
+class TestVerdictPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void showsVerdictAndCoverageWarning()
+    {
+        SelectionModel selection;
+        VerdictPanel panel(&selection);
+        QVERIFY(panel.contentText().contains(QStringLiteral("No bundle open")));
+        selection.setAnalysis(AnalysisData::build(tests::nvlinkFixture()));
+        const QString text = panel.contentText();
+        QVERIFY(text.contains(QStringLiteral("HARDWARE FAILURE")));
+        QVERIFY(text.contains(QStringLiteral("NVLINK")));
+        QVERIFY(text.contains(QStringLiteral("node-02 \u00b7 GPU 3")));
+        QVERIFY(text.contains(QStringLiteral("nodes/node-02/dmesg.txt:99")));
+        QVERIFY(text.contains(QStringLiteral("NVRM: Xid (PCI:0000:61:00): 149")));
+        QVERIFY(text.contains(QStringLiteral("drain node-02")));
+        auto* warning = panel.findChild<QLabel*>(QStringLiteral("coverageWarning"));
+        QVERIFY(warning);
+        QVERIFY(warning->text().contains(QStringLiteral("Evidence is incomplete")));
+        QVERIFY(warning->text().contains(QStringLiteral("kernel log of node-01 is missing")));
+        for (QLabel* label : panel.findChildren<QLabel*>())
+            QCOMPARE(label->textFormat(), Qt::PlainText);
+    }
+
+    void clicksDriveTheSelection()
+    {
+        SelectionModel selection;
+        VerdictPanel panel(&selection);
+        selection.setAnalysis(AnalysisData::build(tests::nvlinkFixture()));
+        QTest::mouseClick(panel.rootCauseButton(), Qt::LeftButton);
+        QCOMPARE(selection.current().focus, Selection::Focus::Symptom);
+        QCOMPARE(selection.current().symptom, selection.analysis()->rootCauseSymptom);
+        QTest::mouseClick(panel.evidenceButton(), Qt::LeftButton);
+        QCOMPARE(selection.current().focus, Selection::Focus::Observation);
+        QCOMPARE(selection.current().observation, 0);
+    }
+
+    void ambiguousListsCandidates()
+    {
+        auto result = std::make_shared<engine::AnalysisResult>(*tests::nvlinkFixture());
+        engine::Verdict& v = result->verdict;
+        v.terminalState = "ambiguous";
+        v.subDomain = "unknown";
+        v.rootCause.reset();
+        for (const char* id : {"nvlink_signal_integrity@node-02/gpu3", "nccl_ib_completion_error@node-01/gpu3"}) {
+            const engine::Symptom* s = result->symptom(id);
+            v.candidates.push_back({s->id, s->name, s->node, s->gpu, s->firstSeen, "hardware_failure", s->domain,
+                                    "<b>summary</b> of " + s->name, "kernel log of node-01"});
+        }
+        SelectionModel selection;
+        VerdictPanel panel(&selection);
+        selection.setAnalysis(AnalysisData::build(result));
+        const QString text = panel.contentText();
+        QVERIFY(text.contains(QStringLiteral("AMBIGUOUS")));
+        QVERIFY(text.contains(QStringLiteral("Ambiguous: competing candidates")));
+        QVERIFY(text.contains(QStringLiteral("<b>summary</b> of nccl_ib_completion_error")));  // literally
+        QVERIFY(text.contains(QStringLiteral("Would separate them: kernel log of node-01")));
+        QVERIFY(text.contains(QStringLiteral("none identified")));
+        QPushButton* second = nullptr;
+        for (QPushButton* b : panel.findChildren<QPushButton*>()) {
+            if (b->text().startsWith(QStringLiteral("nccl_ib_completion_error on node-01")))
+                second = b;
+        }
+        QVERIFY(second);
+        QTest::mouseClick(second, Qt::LeftButton);
+        QCOMPARE(selection.current().symptom, selection.analysis()->symptomIndex("nccl_ib_completion_error@node-01/gpu3"));
+    }
+
+    void messages()
+    {
+        SelectionModel selection;
+        VerdictPanel panel(&selection);
+        panel.showMessage(QStringLiteral("Could not analyse the bundle"), QStringLiteral("<i>x</i>: empty"), true);
+        QVERIFY(panel.contentText().contains(QStringLiteral("<i>x</i>: empty")));
+        QVERIFY(!panel.rootCauseButton());
+    }
+};
+
+QTEST_MAIN(TestVerdictPanel)
+#include "tst_verdict_panel.moc"

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/demotion/demotion_view.h"
+
+#include "views/models/symptom_filter_proxy.h"
+#include "views/models/symptom_tree_model.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace attrib::views {
+
+DemotionView::DemotionView(SelectionModel* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_selection(selection)
+    , m_model(new SymptomTreeModel(this))
+    , m_proxy(new SymptomFilterProxy(this))
+    , m_tree(new QTreeView(this))
+    , m_showDemoted(new QCheckBox(QStringLiteral("Show demoted"), this))
+    , m_showScrubbed(new QCheckBox(QStringLiteral("Show scrubbed"), this))
+    , m_filter(new QLineEdit(this))
+{
+    m_proxy->setSourceModel(m_model);
+    m_tree->setModel(m_proxy);
+    m_tree->setSortingEnabled(true);
+    m_tree->sortByColumn(-1, Qt::AscendingOrder);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setIconSize(QSize(10, 10));
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
+    m_showDemoted->setChecked(true);
+    m_showScrubbed->setChecked(true);
+    m_filter->setPlaceholderText(QStringLiteral("Filter symptoms, nodes, rules\u2026"));
+    m_filter->setClearButtonEnabled(true);
+
+    auto* tools = new QHBoxLayout;
+    tools->addWidget(m_showDemoted);
+    tools->addWidget(m_showScrubbed);
+    tools->addWidget(m_filter, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(tools);
+    layout->addWidget(m_tree, 1);
+
+    connect(m_showDemoted, &QCheckBox::toggled, m_proxy, &SymptomFilterProxy::setShowDemoted);
+    connect(m_showScrubbed, &QCheckBox::toggled, m_proxy, &SymptomFilterProxy::setShowScrubbed);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &SymptomFilterProxy::setFilterText);
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, m_tree, &QTreeView::expandAll);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, m_tree, &QTreeView::expandAll);
+    connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &DemotionView::onCurrentChanged);
+    connect(m_selection, &SelectionModel::analysisChanged, this, &DemotionView::onAnalysisChanged);
+    connect(m_selection, &SelectionModel::selectionChanged, this, &DemotionView::onSelectionChanged);
+    onAnalysisChanged(m_selection->analysis());
+}
+
+void DemotionView::onAnalysisChanged(const AnalysisPtr& analysis)
+{
+    m_syncing = true;
+    m_model->setAnalysis(analysis);
+    m_tree->expandAll();
+    for (int c = 0; c < SymptomTreeModel::ReasonColumn; ++c)
+        m_tree->resizeColumnToContents(c);
+    m_tree->setColumnWidth(SymptomTreeModel::SymptomColumn,
+                           std::min(m_tree->columnWidth(SymptomTreeModel::SymptomColumn), 300));
+    m_syncing = false;
+}
+
+void DemotionView::onSelectionChanged(const Selection& selection)
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    const QModelIndex proxyIndex = m_proxy->mapFromSource(m_model->indexOfSymptom(selection.symptom));
+    if (proxyIndex.isValid()) {
+        m_tree->setCurrentIndex(proxyIndex);
+        m_tree->scrollTo(proxyIndex);
+    } else {
+        m_tree->clearSelection();
+    }
+    m_syncing = false;
+}
+
+void DemotionView::onCurrentChanged(const QModelIndex& current)
+{
+    if (m_syncing || !current.isValid())
+        return;
+    const int symptom = current.data(SymptomTreeModel::SymptomIndexRole).toInt();
+    if (symptom >= 0 && symptom != m_selection->current().symptom)
+        m_selection->selectSymptom(symptom);
+}
+
+}  // namespace attrib::views

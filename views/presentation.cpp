@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/presentation.h"
+
+#include <QDateTime>
+#include <QLocale>
+
+#include <map>
+
+namespace attrib::views {
+
+using namespace attrib::engine;
+
+namespace {
+
+struct DomainColor {
+    const char* name;
+    QRgb rgb;
+};
+
+// Mid-dark tones: distinct from each other and legible as marker fills and text on white.
+constexpr DomainColor DomainColors[] = {
+    {"gpu", 0xd62728},           {"gpu_memory", 0xc2185b},  {"nvlink", 0x7b1fa2},    {"nvswitch", 0x4527a0},
+    {"network", 0x1f77b4},       {"comm_library", 0x00838f}, {"host", 0x8c564b},     {"storage", 0x827717},
+    {"scheduler", 0x546e7a},     {"container", 0x2e7d32},   {"power_thermal", 0xef6c00}, {"application", 0x3949ab},
+    {"oom", 0xad1457},           {"configuration", 0x6d4c41}, {"unknown", 0x9e9e9e}, {"context", 0xb0b7bf},
+};
+
+}  // namespace
+
+QStringList domainNames()
+{
+    QStringList names;
+    for (const auto& d : DomainColors)
+        names << QLatin1String(d.name);
+    return names;
+}
+
+QColor domainColor(const QString& domain)
+{
+    for (const auto& d : DomainColors) {
+        if (domain == QLatin1String(d.name))
+            return QColor::fromRgb(d.rgb);
+    }
+    return domain.isEmpty() ? QColor::fromRgb(0xb0b7bf) : QColor::fromRgb(0x9e9e9e);
+}
+
+QColor domainColor(const std::string& domain)
+{
+    return domainColor(qs(domain));
+}
+
+QColor terminalStateColor(const std::string& state)
+{
+    static const std::map<std::string, QRgb> colors = {
+        {"completed", 0x2e7d32},           {"hardware_failure", 0xc62828}, {"infrastructure_failure", 0xd84315},
+        {"application_failure", 0x6a1b9a}, {"user_error", 0x4527a0},      {"timeout", 0xef6c00},
+        {"cancelled", 0x546e7a},           {"preempted", 0x00838f},       {"ambiguous", 0xf9a825},
+    };
+    auto it = colors.find(state);
+    return QColor::fromRgb(it != colors.end() ? it->second : 0x757575);
+}
+
+QColor roleColor(EvidenceRole role)
+{
+    switch (role) {
+    case EvidenceRole::RootCause: return QColor::fromRgb(0xc62828);
+    case EvidenceRole::Active: return QColor::fromRgb(0x1565c0);
+    case EvidenceRole::Interesting: return QColor::fromRgb(0xef8f00);
+    case EvidenceRole::Demoted: return QColor::fromRgb(0x9e9e9e);
+    case EvidenceRole::Scrubbed: return QColor::fromRgb(0xbdbdbd);
+    case EvidenceRole::Context: return QColor::fromRgb(0x80cbc4);
+    }
+    return Qt::gray;
+}
+
+QString roleName(EvidenceRole role)
+{
+    switch (role) {
+    case EvidenceRole::RootCause: return QStringLiteral("root cause");
+    case EvidenceRole::Active: return QStringLiteral("active");
+    case EvidenceRole::Interesting: return QStringLiteral("interesting (demoted)");
+    case EvidenceRole::Demoted: return QStringLiteral("demoted");
+    case EvidenceRole::Scrubbed: return QStringLiteral("scrubbed");
+    case EvidenceRole::Context: return QStringLiteral("context");
+    }
+    return {};
+}
+
+QColor coverageStatusColor(CoverageStatus status)
+{
+    switch (status) {
+    case CoverageStatus::Ok: return QColor::fromRgb(0x2e7d32);
+    case CoverageStatus::Partial: return QColor::fromRgb(0xb26a00);
+    case CoverageStatus::Errored:
+    case CoverageStatus::Missing: return QColor::fromRgb(0xc62828);
+    case CoverageStatus::Skipped: return QColor::fromRgb(0x757575);
+    }
+    return Qt::black;
+}
+
+QString formatUtc(TimeNs time, bool withDate)
+{
+    if (time == NoTime)
+        return {};
+    const qint64 ms = time / NsPerMs - (time % NsPerMs < 0 ? 1 : 0);
+    const QDateTime dt = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+    return dt.toString(withDate ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss.zzz"));
+}
+
+QString placeText(const std::string& node, int gpu, int rank, const std::string& link)
+{
+    QStringList parts;
+    parts << (node.empty() ? QStringLiteral("job-wide") : qs(node));
+    if (gpu >= 0)
+        parts << QStringLiteral("GPU %1").arg(gpu);
+    if (rank >= 0)
+        parts << QStringLiteral("rank %1").arg(rank);
+    if (!link.empty())
+        parts << QStringLiteral("link %1").arg(qs(link));
+    return parts.join(QStringLiteral(" · "));
+}
+
+QString plainToolTip(const QString& text)
+{
+    // A QToolTip guesses rich text from content; escaping and wrapping it makes log text inert.
+    return QStringLiteral("<p style='white-space:pre-wrap'>") % text.toHtmlEscaped() % QStringLiteral("</p>");
+}
+
+QString sanitizeLine(QString line)
+{
+    for (QChar& c : line) {
+        if (c == QLatin1Char('\t'))
+            c = QLatin1Char(' ');
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
+            c = QChar(0x00b7);
+        else if (c.category() == QChar::Other_Format)  // bidi overrides and other invisible controls
+            c = QChar(0x00b7);
+    }
+    return line;
+}
+
+QString formatBytes(std::uint64_t bytes)
+{
+    return QLocale::c().formattedDataSize(static_cast<qint64>(bytes), 1, QLocale::DataSizeSIFormat);
+}
+
+}  // namespace attrib::views

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A legend entry that is not tied to a plottable: a colour swatch (dot, bar or line) and a label.
+#pragma once
+
+#include "views/timeline/qcp.h"
+
+namespace attrib::views {
+
+class SwatchLegendItem : public QCPAbstractLegendItem {
+    Q_OBJECT
+
+public:
+    enum class Shape { Dot, Bar, DashedLine, Ring };
+    SwatchLegendItem(QCPLegend* legend, const QColor& color, const QString& text, Shape shape = Shape::Dot);
+
+    QString text() const { return m_text; }
+
+protected:
+    void draw(QCPPainter* painter) override;
+    QSize minimumOuterSizeHint() const override;
+
+private:
+    QColor m_color;
+    QString m_text;
+    Shape m_shape;
+};
+
+}  // namespace attrib::views

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Timeline-ready arrays built once per analysis (off the GUI thread): per node, its events as marks
+// sorted by time (all, node-level, per GPU) and its symptoms as bars.
+#pragma once
+
+#include "views/analysis_data.h"
+#include "views/timeline/timeline_layout.h"
+
+#include <cmath>
+#include <memory>
+#include <span>
+#include <unordered_map>
+
+namespace attrib::views {
+
+/// A symptom's time span on its node's lane.
+struct SymptomBar {
+    double start = 0;
+    double end = 0;
+    int symptom = 0;
+    int gpu = -1;
+    std::uint8_t domain = 0;
+    std::uint8_t role = 0;
+};
+
+/// Everything drawn for one node.
+struct NodeTrack {
+    std::string name;
+    std::vector<Mark> all;
+    std::vector<Mark> nodeLevel;  ///< events that name no GPU
+    std::vector<int> gpus;        ///< sorted
+    std::vector<std::vector<Mark>> gpuMarks;  ///< parallel to gpus
+    std::vector<SymptomBar> bars;  ///< drawing order: weaker roles first
+};
+
+struct TimelineData {
+    TimeOrigin origin;
+    double minX = 0;
+    double maxX = 1;
+    double rootX = NAN;  ///< root cause time, NaN without one
+    int rootNode = -1;
+    int rootGpu = -1;
+    std::vector<NodeTrack> nodes;
+    std::vector<std::uint8_t> domainsPresent;  ///< indices into domainNames(), for the legend
+    std::size_t eventCount = 0;
+    std::size_t untimedEvents = 0;  ///< events without a time are not drawn
+    std::vector<std::int32_t> eventNode;    ///< event -> node track (-1: not drawn)
+    std::vector<std::int32_t> symptomNode;  ///< symptom -> node track (-1: not drawn)
+
+    static std::shared_ptr<const TimelineData> build(const AnalysisData& analysis);
+
+    bool hasRoot() const { return !std::isnan(rootX); }
+    /// Marks drawn on a lane of `layout` (built from this data's nodes).
+    std::span<const Mark> marks(const LaneLayout& layout, int lane) const;
+    /// Whether a bar of `node` belongs on `lane`.
+    static bool barOnLane(const SymptomBar& bar, const Lane& lane);
+    /// Names and GPU lists for LaneLayout::setNodes.
+    std::pair<std::vector<std::string>, std::vector<std::vector<int>>> laneNodes() const;
+};
+
+using TimelineDataPtr = std::shared_ptr<const TimelineData>;
+
+/// "node-2" < "node-10": digit runs compare by value.
+bool naturalLess(const std::string& a, const std::string& b);
+
+}  // namespace attrib::views

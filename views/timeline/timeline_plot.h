@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The per-node timeline: a QCustomPlot with one lane per node (GPU sub-lanes when expanded), time on x.
+// Wheel zooms time, drag pans, Ctrl+drag zooms to a range, clicking a node label expands its GPUs.
+#pragma once
+
+#include "views/selection_model.h"
+#include "views/timeline/event_lanes_plottable.h"
+#include "views/timeline/qcp.h"
+#include "views/timeline/time_ticker.h"
+
+namespace attrib::views {
+
+class TimelinePlot : public QCustomPlot {
+    Q_OBJECT
+
+public:
+    explicit TimelinePlot(QWidget* parent = nullptr);
+
+    /// A new analysis: the plot empties until its timeline data arrives.
+    void setAnalysis(AnalysisPtr analysis);
+    void setTimelineData(TimelineDataPtr timeline);
+    const TimelineDataPtr& timelineData() const { return m_data; }
+    const LaneLayout& laneLayout() const { return m_layout; }
+    EventLanesPlottable* lanes() const { return m_lanes; }
+
+    void resetView();
+    void setRelativeTime(bool relative);
+    bool relativeTime() const { return m_ticker->mode() == TimeTicker::Mode::Relative; }
+    void setAllExpanded(bool expanded);
+    void toggleNode(int node);
+    void showSelection(const Selection& selection);
+
+    double firstLane() const { return yAxis->range().lower; }
+    double visibleLanes() const;
+    void setFirstLane(double top);
+    void ensureLaneVisible(int lane);
+    void ensureTimeVisible(double x);
+
+    int laneAtPixel(double y) const;
+    int eventAt(const QPoint& pos) const;
+    int symptomAt(const QPoint& pos) const;
+    /// Plain text for a tooltip at `pos` (event, aggregated column or symptom bar); empty if nothing.
+    QString toolTipAt(const QPoint& pos) const;
+    /// Pixel position of an event's marker, or (-1, -1) when it is not on screen.
+    QPoint eventPosition(int event) const;
+
+Q_SIGNALS:
+    void eventClicked(int event);
+    void symptomClicked(int symptom);
+    void lanesChanged();
+
+protected:
+    bool event(QEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void processRectZoom(QRect rect, QMouseEvent* event) override;
+
+private:
+    void setupAxes();
+    void fitLanes();
+    void rebuildLanes();
+    void rebuildLegend();
+    void updateTimeAxisLabel();
+    void clampTimeRange(const QCPRange& range);
+    void clampLaneRange(const QCPRange& range);
+    QString columnToolTip(int lane, const QPoint& pos) const;
+
+    AnalysisPtr m_analysis;
+    TimelineDataPtr m_data;
+    LaneLayout m_layout;
+    LaneViewport m_viewport;
+    EventLanesPlottable* m_lanes = nullptr;
+    QSharedPointer<TimeTicker> m_ticker;
+    QSharedPointer<QCPAxisTickerText> m_laneTicker;
+    QCPLegend* m_legend = nullptr;
+    QPoint m_pressPos;
+    bool m_clamping = false;
+};
+
+}  // namespace attrib::views

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/timeline/timeline_view.h"
+
+#include "views/timeline/timeline_plot.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSvgGenerator>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace attrib::views {
+
+TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
+    : QWidget(parent)
+    , m_selection(selection)
+    , m_plot(new TimelinePlot(this))
+    , m_scroll(new QScrollBar(Qt::Vertical, this))
+    , m_info(new QLabel(this))
+{
+    auto* bar = new QToolBar(this);
+    bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addAction(QStringLiteral("Reset zoom"), m_plot, &TimelinePlot::resetView)
+        ->setToolTip(QStringLiteral("Show the whole time range and the first lanes"));
+    m_relative = bar->addAction(QStringLiteral("Relative to root cause"));
+    m_relative->setCheckable(true);
+    m_relative->setToolTip(QStringLiteral("Label the time axis relative to the root cause instead of UTC"));
+    connect(m_relative, &QAction::toggled, m_plot, &TimelinePlot::setRelativeTime);
+    bar->addAction(QStringLiteral("Expand GPUs"), this, [this] { m_plot->setAllExpanded(true); });
+    bar->addAction(QStringLiteral("Collapse"), this, [this] { m_plot->setAllExpanded(false); });
+    bar->addSeparator();
+    bar->addWidget(m_info);
+    m_info->setTextFormat(Qt::PlainText);
+    m_info->setToolTip(QStringLiteral("Wheel: zoom time \u00b7 drag: pan \u00b7 Ctrl+drag: zoom to a range \u00b7 "
+                                      "Shift+wheel or wheel over the labels: scroll nodes \u00b7 click a node label: "
+                                      "GPU lanes \u00b7 click an event: its evidence"));
+
+    auto* row = new QHBoxLayout;
+    row->setContentsMargins(0, 0, 0, 0);
+    row->setSpacing(0);
+    row->addWidget(m_plot, 1);
+    row->addWidget(m_scroll);
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(bar);
+    column->addLayout(row, 1);
+
+    connect(m_scroll, &QScrollBar::valueChanged, this, [this](int value) {
+        if (!m_syncing) {
+            m_plot->setFirstLane(value);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    });
+    connect(m_plot, &TimelinePlot::lanesChanged, this, &TimelineView::syncScrollBar);
+    connect(m_plot, &TimelinePlot::eventClicked, m_selection, &SelectionModel::selectEvent);
+    connect(m_plot, &TimelinePlot::symptomClicked, m_selection, &SelectionModel::selectSymptom);
+    connect(m_selection, &SelectionModel::analysisChanged, this, &TimelineView::onAnalysisChanged);
+    connect(m_selection, &SelectionModel::selectionChanged, this, &TimelineView::onSelectionChanged);
+    onAnalysisChanged(m_selection->analysis());
+}
+
+void TimelineView::onAnalysisChanged(const AnalysisPtr& analysis)
+{
+    m_plot->setAnalysis(analysis);
+    updateInfo();
+}
+
+void TimelineView::setTimelineData(TimelineDataPtr timeline)
+{
+    m_plot->setTimelineData(std::move(timeline));
+    m_plot->setRelativeTime(m_relative->isChecked());
+    m_plot->showSelection(m_selection->current());
+    updateInfo();
+}
+
+void TimelineView::onSelectionChanged(const Selection& selection)
+{
+    m_plot->showSelection(selection);
+}
+
+void TimelineView::syncScrollBar()
+{
+    m_syncing = true;
+    const auto lanes = m_plot->laneLayout().laneCount();
+    const int page = std::max(1, static_cast<int>(std::floor(m_plot->visibleLanes())));
+    m_scroll->setRange(0, std::max(0, lanes - page));
+    m_scroll->setPageStep(page);
+    m_scroll->setValue(static_cast<int>(std::lround(m_plot->firstLane())));
+    m_scroll->setVisible(lanes > page);
+    m_syncing = false;
+}
+
+void TimelineView::updateInfo()
+{
+    const auto& timeline = m_plot->timelineData();
+    if (!timeline) {
+        m_info->setText(m_selection->analysis() ? QStringLiteral("preparing timeline\u2026") : QString());
+        return;
+    }
+    QString text = QStringLiteral("%1 nodes \u00b7 %2 events").arg(timeline->nodes.size()).arg(timeline->eventCount);
+    if (timeline->untimedEvents > 0)
+        text += QStringLiteral(" (%1 without time not shown)").arg(timeline->untimedEvents);
+    m_info->setText(text);
+}
+
+bool TimelineView::exportPng(const QString& fileName, int width, int height)
+{
+    return m_plot->savePng(fileName, width, height);
+}
+
+bool TimelineView::exportSvg(const QString& fileName, int width, int height)
+{
+    const int w = width > 0 ? width : m_plot->width();
+    const int h = height > 0 ? height : m_plot->height();
+    QSvgGenerator generator;
+    generator.setFileName(fileName);
+    generator.setSize(QSize(w, h));
+    generator.setViewBox(QRect(0, 0, w, h));
+    generator.setTitle(QStringLiteral("Attribution Workbench timeline"));
+    QCPPainter painter;
+    if (!painter.begin(&generator))
+        return false;
+    m_plot->toPainter(&painter, w, h);
+    return painter.end();
+}
+
+}  // namespace attrib::views

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The timeline pane: toolbar (reset, UTC/relative, expand/collapse), the plot, a lane scrollbar.
+// Follows and drives the shared selection; exports PNG and SVG.
+#pragma once
+
+#include "views/selection_model.h"
+#include "views/timeline/timeline_data.h"
+
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QScrollBar;
+
+namespace attrib::views {
+
+class TimelinePlot;
+
+class TimelineView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit TimelineView(SelectionModel* selection, QWidget* parent = nullptr);
+
+    /// Data prepared for the selection model's current analysis (see TimelineData::build).
+    void setTimelineData(TimelineDataPtr timeline);
+    TimelinePlot* plot() const { return m_plot; }
+    QAction* relativeTimeAction() const { return m_relative; }
+
+    bool exportPng(const QString& fileName, int width = 0, int height = 0);
+    bool exportSvg(const QString& fileName, int width = 0, int height = 0);
+
+private:
+    void onAnalysisChanged(const AnalysisPtr& analysis);
+    void onSelectionChanged(const Selection& selection);
+    void syncScrollBar();
+    void updateInfo();
+
+    SelectionModel* m_selection;
+    TimelinePlot* m_plot;
+    QScrollBar* m_scroll;
+    QLabel* m_info;
+    QAction* m_relative;
+    bool m_syncing = false;
+};
+
+}  // namespace attrib::views
