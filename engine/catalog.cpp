@@ -5,6 +5,7 @@
 
 #include "engine/catalog_cases.h"
 #include "engine/json_util.h"
+#include "engine/metric_rules.h"
 #include "engine/verdict.h"
 
 #include <re2/re2.h>
@@ -296,6 +297,7 @@ void Catalog::Loader::loadRefineRules(const json& doc)
         const json window = r.value("window", json::object());
         rule.before = static_cast<TimeNs>(window.value("before_s", 0.0) * 1e9);
         rule.after = static_cast<TimeNs>(window.value("after_s", 0.0) * 1e9);
+        rule.targetFirstSeen = window.value("target_time", std::string("origin")) == "first_seen";
         rule.reason = str(r, "reason", rule.description);
         if (rule.id.empty() || (rule.causes.empty() && rule.causeDomains.empty()) ||
             (rule.targets.empty() && rule.targetDomains.empty())) {
@@ -365,6 +367,8 @@ void Catalog::Loader::loadFile(const fs::path& path, const std::string& rel)
         loadRefineRules(doc);
     else if (kind == "priority")
         loadPriorityTables(doc);
+    else if (kind == "metrics")
+        parseMetricRules(doc, file, text, cat.m_metricRules, cat.m_diagnostics);
     else if (kind == "data")
         cat.m_data[str(doc, "name", fs::path(rel).stem().string())] = doc;
     else if (kind == "catalog")
@@ -401,6 +405,7 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     cat->m_hash = hex;
     evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules, cat->m_priorityTables,
                          cat->m_caseResults, cat->m_diagnostics);
+    evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
     return cat;
 }
 

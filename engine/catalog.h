@@ -129,6 +129,7 @@ struct RefineRule {
     Scope scope = Scope::AnyNode;
     TimeNs before = 0;  ///< target origin may precede the cause by this much
     TimeNs after = 0;   ///< and follow it by this much
+    bool targetFirstSeen = false;  ///< window on the target's first_seen (report time) instead of its origin
     std::string reason; ///< template over cause.* and target.*
     std::vector<PipelineCase> cases;
     Location where;
@@ -145,6 +146,26 @@ struct PriorityTable {
     std::vector<PipelineCase> cases;
     Location where;
 };
+
+/// A metric-condition rule (kind "metrics", see engine/metric_rules.h): a condition over metric samples of one
+/// series (metric name + node + GPU + labels) in the job window, emitting one event per series that meets it.
+struct MetricRule {
+    enum class Condition { Increase, Above, Below, ChangedNonzero };
+    std::string id;
+    std::string description;
+    std::vector<std::string> metrics;  ///< metric name globs
+    Condition condition = Condition::Increase;
+    double threshold = 0;
+    bool jobWindow = true;  ///< "window": "job" (default; all samples when the job window is unknown) or "all"
+    TimeNs before = 0;      ///< slack before the job start
+    TimeNs after = 0;       ///< slack after the job end
+    std::string event;      ///< event type
+    std::string symptom;    ///< symptom template ("" = context event)
+    std::map<std::string, std::string> set;  ///< constant attributes
+    std::vector<PipelineCase> cases;
+    Location where;
+};
+const char* toString(MetricRule::Condition condition);
 
 /// Result of evaluating inline cases.
 struct CaseResult {
@@ -175,6 +196,7 @@ public:
     const std::vector<CodeRuleEntry>& codeRules() const { return m_codeRules; }
     const std::vector<RefineRule>& refineRules() const { return m_refineRules; }
     const std::vector<PriorityTable>& priorityTables() const { return m_priorityTables; }
+    const std::vector<MetricRule>& metricRules() const { return m_metricRules; }
     /// The table for a platform (falls back to the "default" table).
     const PriorityTable* priorityTable(const std::string& platform) const;
     /// A data file of the catalog (e.g. xid symptom map), parsed; null when absent.
@@ -193,6 +215,7 @@ private:
     std::vector<CodeRuleEntry> m_codeRules;
     std::vector<RefineRule> m_refineRules;
     std::vector<PriorityTable> m_priorityTables;
+    std::vector<MetricRule> m_metricRules;
     std::map<std::string, nlohmann::json> m_data;
     std::vector<Diagnostic> m_diagnostics;
     std::vector<CaseResult> m_caseResults;

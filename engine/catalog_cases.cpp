@@ -40,6 +40,7 @@ ExecutionContext caseContext(const json& input)
     ExecutionContext ctx;
     const json c = input.value("context", json::object());
     ctx.platform = c.value("platform", std::string());
+    ctx.workloadId = c.value("workload_id", std::string());
     for (const auto& [node, map] : objectAt(c, "pci_to_gpu").items())
         for (const auto& [pci, gpu] : map.items())
             ctx.pciToGpu[node][pci] = gpu.get<int>();

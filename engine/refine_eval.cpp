@@ -8,6 +8,7 @@
 #include "engine/pipeline.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace attrib::engine {
 
@@ -72,8 +73,14 @@ Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& targ
         c.values["target_origin_minus_cause"] = "unknown";
         return c;
     }
-    const TimeNs delta = target.origin - cause.firstSeen;
-    c.windowOk = delta >= -rule.before && delta <= rule.after;
+    const TimeNs delta = (rule.targetFirstSeen ? target.firstSeen : target.origin) - cause.firstSeen;
+    // An inherited time (a line without its own stamp) is only a lower bound of the true time: such a target
+    // can be excluded for being too late, never for being too early.
+    // Rules that look at the report time (target_time: first_seen) take the time as written.
+    const bool lowerBound = target.timeSource == TimeSource::Inherited && !rule.targetFirstSeen;
+    c.windowOk = (lowerBound || delta >= -rule.before) && delta <= rule.after;
+    if (lowerBound)
+        c.values["target_time"] = "lower bound (inherited from the previous stamped line)";
     c.values["target_origin_minus_cause"] = seconds(delta);
     c.values["window"] = "[" + seconds(-rule.before) + ", " + seconds(rule.after) + "]";
     c.values["window_ok"] = c.windowOk ? "true" : "false";
@@ -143,12 +150,13 @@ void applyRefineRule(const Catalog&, const RefineRule& rule, std::vector<Symptom
     for (std::size_t i = 0; i < symptoms.size(); ++i)
         if (matchesCause(rule, symptoms[i]))
             causes.push_back(i);
+    // The strongest explanation claims its targets first (registry priority), older causes before newer ones.
     std::stable_sort(causes.begin(), causes.end(), [&](std::size_t a, std::size_t b) {
         const auto& x = symptoms[a];
         const auto& y = symptoms[b];
         const TimeNs tx = x.firstSeen == NoTime ? INT64_MAX : x.firstSeen;
         const TimeNs ty = y.firstSeen == NoTime ? INT64_MAX : y.firstSeen;
-        return std::tie(tx, x.id) < std::tie(ty, y.id);
+        return std::make_tuple(-x.priority, tx, x.id) < std::make_tuple(-y.priority, ty, y.id);
     });
     bool anyActiveCause = false;
     for (std::size_t ci : causes) {
