@@ -42,16 +42,7 @@ void demote(Symptom& s, const std::string& rule, const std::string& reason, cons
     step.phase = "priority";
     step.rule = rule;
     step.action = "demote";
-    step.node = s.node;
-    step.gpu = s.gpu;
-    step.summary = s.id + " demoted: " + reason;
-    step.changes.push_back({SymptomChange::Kind::Demoted, s.id, s.status, SymptomStatus::Demoted, reason});
-    trace.record(std::move(step));
-    s.status = SymptomStatus::Demoted;
-    s.statusRule = rule;
-    s.statusReason = reason;
-    s.causedBy = cause;
-    s.interesting = true;
+    changeStatus(s, SymptomStatus::Demoted, std::move(step), reason, cause, trace);
 }
 
 /// The top-priority active symptoms: the earliest per node, sorted by time.

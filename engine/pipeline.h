@@ -48,6 +48,11 @@ Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vec
 /// Orders events by time (unknown last), node, then first observation; renumbers ids from 1.
 void sortAndNumberEvents(std::vector<Event>& events);
 
+/// The one way a symptom's status changes: sets status, rule, reason and cause, marks its evidence interesting,
+/// and records `step` (phase, rule, action and details filled in by the caller) with the change.
+void changeStatus(Symptom& symptom, SymptomStatus to, TraceStep step, const std::string& reason,
+                  const std::string& cause, TraceSink& trace);
+
 /// The stable id of a symptom: "name@node" or "name@node/gpuN" ("name@job" when no node).
 std::string symptomIdFor(const std::string& name, const std::string& node, int gpu);
 

@@ -97,19 +97,26 @@ std::map<std::string, std::string> reasonValues(const Symptom& cause, const Symp
     return v;
 }
 
-void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom& target, const Check& c,
-                    TraceSink& trace)
+/// The step of one (cause, target) evaluation: bound node/GPU, causal window, condition values.
+TraceStep evaluationStep(const RefineRule& rule, const Symptom& cause, const Symptom& target, const Check& c)
 {
     TraceStep step;
     step.phase = rule.phase;
     step.rule = rule.id;
-    step.action = "evaluate";
-    step.fired = false;
     step.node = target.node;
     step.gpu = target.gpu;
     step.windowStart = cause.firstSeen == NoTime ? NoTime : cause.firstSeen - rule.before;
     step.windowEnd = cause.firstSeen == NoTime ? NoTime : cause.firstSeen + rule.after;
     step.details = c.values;
+    return step;
+}
+
+void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom& target, const Check& c,
+                    TraceSink& trace)
+{
+    TraceStep step = evaluationStep(rule, cause, target, c);
+    step.action = "evaluate";
+    step.fired = false;
     step.summary = target.id + " not " + (rule.phase == "scrub" ? "scrubbed" : "demoted") + " by " + cause.id + ": " +
                    (!c.scopeOk ? "outside scope " + std::string(toString(rule.scope))
                                : "origin " + c.values.at("target_origin_minus_cause") + " outside window " +
@@ -120,26 +127,12 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
 void apply(const RefineRule& rule, const Symptom& cause, Symptom& target, const Check& c, TraceSink& trace)
 {
     const bool scrubbing = rule.phase == "scrub";
-    const SymptomStatus to = scrubbing ? SymptomStatus::Scrubbed : SymptomStatus::Demoted;
     const std::string reason = expandTemplate(rule.reason, reasonValues(cause, target));
-    TraceStep step;
-    step.phase = rule.phase;
-    step.rule = rule.id;
+    TraceStep step = evaluationStep(rule, cause, target, c);
     step.action = scrubbing ? "scrub" : "demote";
-    step.node = target.node;
-    step.gpu = target.gpu;
-    step.windowStart = cause.firstSeen == NoTime ? NoTime : cause.firstSeen - rule.before;
-    step.windowEnd = cause.firstSeen == NoTime ? NoTime : cause.firstSeen + rule.after;
-    step.details = c.values;
     step.summary = target.id + (scrubbing ? " scrubbed" : " demoted") + " by " + cause.id + ": " + reason;
-    step.changes.push_back({scrubbing ? SymptomChange::Kind::Scrubbed : SymptomChange::Kind::Demoted, target.id,
-                            target.status, to, reason});
-    trace.record(std::move(step));
-    target.status = to;
-    target.statusRule = rule.id;
-    target.statusReason = reason;
-    target.causedBy = cause.id;
-    target.interesting = true;
+    changeStatus(target, scrubbing ? SymptomStatus::Scrubbed : SymptomStatus::Demoted, std::move(step), reason,
+                 cause.id, trace);
 }
 
 }  // namespace

@@ -9,6 +9,25 @@
 
 namespace attrib::engine {
 
+void changeStatus(Symptom& s, SymptomStatus to, TraceStep step, const std::string& reason, const std::string& cause,
+                  TraceSink& trace)
+{
+    step.node = s.node;
+    step.gpu = s.gpu;
+    if (step.summary.empty())
+        step.summary = s.id + " " + toString(to) + ": " + reason;
+    const auto kind = to == SymptomStatus::Scrubbed  ? SymptomChange::Kind::Scrubbed
+                      : to == SymptomStatus::Demoted ? SymptomChange::Kind::Demoted
+                                                     : SymptomChange::Kind::Promoted;
+    step.changes.push_back({kind, s.id, s.status, to, reason});
+    s.statusRule = step.rule;
+    trace.record(std::move(step));
+    s.status = to;
+    s.statusReason = reason;
+    s.causedBy = cause;
+    s.interesting = to != SymptomStatus::Active;
+}
+
 std::string symptomIdFor(const std::string& name, const std::string& node, int gpu)
 {
     std::string id = name + "@" + (node.empty() ? std::string("job") : node);
@@ -172,17 +191,8 @@ void scrub(Symptom& s, const std::string& rule, const std::string& reason, const
     step.phase = "scrub";
     step.rule = rule;
     step.action = action;
-    step.node = s.node;
-    step.gpu = s.gpu;
-    step.summary = s.id + " scrubbed: " + reason;
     step.details["cause"] = cause;
-    step.changes.push_back({SymptomChange::Kind::Scrubbed, s.id, s.status, SymptomStatus::Scrubbed, reason});
-    trace.record(std::move(step));
-    s.status = SymptomStatus::Scrubbed;
-    s.statusRule = rule;
-    s.statusReason = reason;
-    s.causedBy = cause;
-    s.interesting = true;
+    changeStatus(s, SymptomStatus::Scrubbed, std::move(step), reason, cause, trace);
 }
 
 /// Sympathetic follow-ups (Xid 45, 154, ...) whose primary symptom exists on the same node.
