@@ -127,6 +127,16 @@ void BundleController::onTimeline(quint64, const views::TimelineDataPtr& timelin
     Q_EMIT timelineShown();
 }
 
+void BundleController::adopt(const engine::AnalysisSnapshot& result, const engine::CatalogPtr& catalog)
+{
+    if (!result)
+        return;
+    const auto analysis = views::AnalysisData::build(result);
+    onAnalysed(0, analysis, catalog, 0);
+    m_views.timeline->setTimelineData(views::TimelineData::build(*analysis));
+    Q_EMIT statusMessage(QStringLiteral("Re-analysed with the edited rules"));
+}
+
 void BundleController::onFailed(quint64, const QString& bundle, const QString& error)
 {
     m_views.verdict->showMessage(QStringLiteral("Could not analyse the bundle"), bundle + QStringLiteral("\n\n") + error,

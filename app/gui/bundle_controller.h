@@ -46,6 +46,8 @@ public:
     /// Starts analysing `path`; false (with a message in the verdict panel) when it is not a bundle.
     bool open(const QString& path);
     void reload();
+    /// Shows a result produced elsewhere (the rule bench re-running after a live rule edit).
+    void adopt(const engine::AnalysisSnapshot& result, const engine::CatalogPtr& catalog);
     QString currentBundle() const { return m_bundle; }
     views::AnalysisPtr analysis() const { return m_analysis; }
 

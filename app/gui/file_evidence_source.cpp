@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/file_evidence_source.h"
 
+#include "importers/archive.h"
+#include "importers/bundle_access.h"
 #include "importers/line_reader.h"
 
 #include <QFile>
@@ -20,6 +22,7 @@ namespace {
 
 constexpr std::size_t DisplayLineCap = 64 * 1024;  // bytes of one line shown; the rest is noted
 constexpr quint32 RecordCap = 64 * 1024;
+constexpr qint64 StreamBlockLines = 2048;  // lines decoded per decompression pass of a compressed file
 
 QString decode(const importers::RawLine& raw)
 {
@@ -51,6 +54,21 @@ importers::ReadFn readerAt(const std::string& path, std::uint64_t offset)
     };
 }
 
+/// `inner` with its first `offset` bytes read and dropped (streams that cannot seek).
+importers::ReadFn skipping(importers::ReadFn inner, std::uint64_t offset)
+{
+    auto left = std::make_shared<std::uint64_t>(offset);
+    return [inner = std::move(inner), left](char* buffer, std::size_t capacity) -> long {
+        while (*left > 0) {
+            const long got = inner(buffer, static_cast<std::size_t>(std::min<std::uint64_t>(*left, capacity)));
+            if (got <= 0)
+                return got;
+            *left -= static_cast<std::uint64_t>(got);
+        }
+        return inner(buffer, capacity);
+    };
+}
+
 /// UTF-16 index of a byte offset in UTF-8 text.
 int utf16Index(std::string_view utf8, std::size_t byteOffset)
 {
@@ -71,10 +89,11 @@ void lowerAscii(std::string& s)
     }
 }
 
-void scanFile(QPromise<QVector<qint64>>& promise, const std::string& path, std::string needle, bool caseSensitive)
+void scanFile(QPromise<QVector<qint64>>& promise, const engine::BundleFile& file, std::string needle,
+              bool caseSensitive)
 {
     std::string error;
-    const importers::ReadFn read = importers::fileReader(path, error);
+    const importers::ReadFn read = importers::openBundleFile(file, error);
     if (!read || needle.empty())
         return;
     if (!caseSensitive)
@@ -113,7 +132,7 @@ FileEvidenceSource::FileEvidenceSource(std::vector<engine::BundleFile> files, en
     , m_catalog(std::move(catalog))
 {
     m_indexes.resize(m_files.size());
-    m_problems.resize(m_files.size());
+    m_access.resize(m_files.size());
     m_pool.setMaxThreadCount(2);
 }
 
@@ -144,33 +163,41 @@ QString FileEvidenceSource::filePath(int file) const
     return file >= 0 && file < fileCount() ? QString::fromStdString(m_files[file].path) : QString();
 }
 
-QString FileEvidenceSource::problem(int file) const
+const FileEvidenceSource::FileAccess& FileEvidenceSource::access(int file) const
 {
+    static const FileAccess none{Access::Unavailable, QStringLiteral("no such file")};
     if (file < 0 || file >= fileCount())
-        return QStringLiteral("no such file");
-    // Checked on first use: a bundle may hold many files and most are never opened in the view.
-    auto& known = m_problems[file];
+        return none;
+    auto& known = m_access[file];
     if (!known) {
         const auto& f = m_files[file];
-        QString why;
-        if (f.absolutePath.empty())
-            why = QStringLiteral("the file lives inside an archive; its evidence lines are shown from the analysis");
+        std::string error;
+        FileAccess a;
+        if (f.absolutePath.empty() && f.archiveMember.empty())
+            a = {Access::Unavailable, QStringLiteral("the analysis kept no path to re-read this file")};
+        else if (!f.archiveMember.empty())
+            a = {Access::Stream, {}};
         else if (QFile in(QString::fromStdString(f.absolutePath)); !in.open(QIODevice::ReadOnly))
-            why = in.errorString();
-        else if (in.peek(2) == QByteArray("\x1f\x8b", 2))
-            why = QStringLiteral("the file is compressed; its evidence lines are shown from the analysis");
-        known = why;
+            a = {Access::Unavailable, in.errorString()};
+        else
+            a = {importers::probeFile(f.absolutePath) == importers::Container::Plain ? Access::Seekable : Access::Stream,
+                 {}};
+        if (a.access == Access::Stream && !importers::openBundleFile(f, error))
+            a = {Access::Unavailable, QString::fromStdString(error)};
+        known = a;
     }
     return *known;
 }
 
 views::LineCount FileEvidenceSource::lineCount(int file)
 {
-    if (!problem(file).isEmpty())
-        return {0, true, false, problem(file)};
+    const FileAccess& a = access(file);
+    if (a.access == Access::Unavailable)
+        return {0, true, false, a.problem};
     auto& index = m_indexes[file];
     if (!index) {
-        index = std::make_unique<LineIndex>(m_files[file].absolutePath);
+        index = std::make_unique<LineIndex>(
+            [f = m_files[file]](std::string& error) { return importers::openBundleFile(f, error); });
         index->start(&m_pool, [this, file] {
             QMetaObject::invokeMethod(this, [this, file] { Q_EMIT lineCountChanged(file); }, Qt::QueuedConnection);
         });
@@ -179,19 +206,11 @@ views::LineCount FileEvidenceSource::lineCount(int file)
     return {s.lines, s.complete, s.error.empty() || s.lines > 0, QString::fromStdString(s.error)};
 }
 
-QStringList FileEvidenceSource::readLines(int file, qint64 first, qint64 count)
+QStringList FileEvidenceSource::decodeLines(const importers::ReadFn& read, qint64 checkpointLine, qint64 first,
+                                            qint64 count) const
 {
     QStringList out;
-    if (count <= 0 || !problem(file).isEmpty())
-        return out;
-    lineCount(file);
-    std::uint64_t offset = 0;
-    std::int64_t line = 0;
-    if (!m_indexes[file]->locate(first, offset, line))
-        return out;
-    const importers::ReadFn read = readerAt(m_files[file].absolutePath, offset);
-    if (!read)
-        return out;
+    qint64 line = checkpointLine;
     importers::readLines(
         read,
         [&](const importers::RawLine& raw) {
@@ -204,14 +223,56 @@ QStringList FileEvidenceSource::readLines(int file, qint64 first, qint64 count)
     return out;
 }
 
+QStringList FileEvidenceSource::readLines(int file, qint64 first, qint64 count)
+{
+    const FileAccess& a = access(file);
+    if (count <= 0 || a.access == Access::Unavailable)
+        return {};
+    if (a.access == Access::Stream)
+        return readStreamLines(file, first, count);
+    lineCount(file);
+    std::uint64_t offset = 0;
+    std::int64_t line = 0;
+    if (!m_indexes[file]->locate(first, offset, line))
+        return {};
+    const importers::ReadFn read = readerAt(m_files[file].absolutePath, offset);
+    return read ? decodeLines(read, line, first, count) : QStringList();
+}
+
+QStringList FileEvidenceSource::readStreamLines(int file, qint64 first, qint64 count)
+{
+    const bool cached = m_block.file == file && first >= m_block.first &&
+                        first + count <= m_block.first + m_block.lines.size();
+    if (!cached) {
+        lineCount(file);
+        const qint64 start = std::max<qint64>(0, first - StreamBlockLines / 4);
+        std::uint64_t offset = 0;
+        std::int64_t line = 0;
+        if (!m_indexes[file]->locate(start, offset, line))
+            return {};
+        std::string error;
+        const importers::ReadFn read = skipping(importers::openBundleFile(m_files[file], error), offset);
+        m_block = {file, start, decodeLines(read, line, start, std::max(count, StreamBlockLines))};
+    }
+    return m_block.lines.mid(first - m_block.first, count);
+}
+
 QString FileEvidenceSource::readRecord(int file, quint64 offset, quint32 length)
 {
-    if (!problem(file).isEmpty())
+    const FileAccess& a = access(file);
+    if (a.access == Access::Unavailable)
         return {};
-    QFile f(QString::fromStdString(m_files[file].absolutePath));
-    if (!f.open(QIODevice::ReadOnly) || !f.seek(static_cast<qint64>(offset)))
-        return {};
-    QByteArray bytes = f.read(std::min(length, RecordCap));
+    QByteArray bytes;
+    if (a.access == Access::Stream) {
+        std::string error;
+        const std::string text = importers::readBundleBytes(m_files[file], offset, std::min(length, RecordCap), error);
+        bytes = QByteArray::fromStdString(text);
+    } else {
+        QFile f(QString::fromStdString(m_files[file].absolutePath));
+        if (!f.open(QIODevice::ReadOnly) || !f.seek(static_cast<qint64>(offset)))
+            return {};
+        bytes = f.read(std::min(length, RecordCap));
+    }
     while (bytes.endsWith('\n') || bytes.endsWith('\r'))
         bytes.chop(1);
     return QString::fromUtf8(bytes);
@@ -246,10 +307,9 @@ QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, c
 
 QFuture<QVector<qint64>> FileEvidenceSource::findLines(int file, const QString& needle, Qt::CaseSensitivity cs)
 {
-    if (!problem(file).isEmpty())
+    if (access(file).access == Access::Unavailable)
         return QtFuture::makeReadyFuture(QVector<qint64>());
-    return QtConcurrent::run(&m_pool, scanFile, m_files[file].absolutePath, needle.toStdString(),
-                             cs == Qt::CaseSensitive);
+    return QtConcurrent::run(&m_pool, scanFile, m_files[file], needle.toStdString(), cs == Qt::CaseSensitive);
 }
 
 }  // namespace attrib::app

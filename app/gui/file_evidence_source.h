@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// EvidenceSource over the bundle on disk: per-file line indexes built lazily in the background, lines
-// read by offset, rule-matched spans from the catalog's extractor patterns, background text search.
+// EvidenceSource over the bundle on disk: per-file line indexes built lazily in the background, lines read by
+// offset, rule-matched spans from the catalog's extractor patterns, background text search. Plain files are
+// read at the offset directly; compressed files and archive members are decompressed again from their start
+// (importers::openBundleFile), a screenful block at a time.
 #pragma once
 
 #include "app/gui/line_index.h"
@@ -37,13 +39,29 @@ public:
     QFuture<QVector<qint64>> findLines(int file, const QString& needle, Qt::CaseSensitivity cs) override;
 
 private:
-    /// Why a file cannot be re-read by offset ("" when it can).
-    QString problem(int file) const;
+    /// How a file can be re-read.
+    enum class Access { Seekable, Stream, Unavailable };
+    struct FileAccess {
+        Access access = Access::Unavailable;
+        QString problem;
+    };
+    /// Decided on first use: a bundle may hold many files and most are never opened in the view.
+    const FileAccess& access(int file) const;
+    QStringList readStreamLines(int file, qint64 first, qint64 count);
+    QStringList decodeLines(const importers::ReadFn& read, qint64 checkpointLine, qint64 first, qint64 count) const;
+
+    /// Lines decoded from a compressed file or archive member, kept so that scrolling does not decompress again.
+    struct Block {
+        int file = -1;
+        qint64 first = 0;
+        QStringList lines;
+    };
 
     std::vector<engine::BundleFile> m_files;
     engine::CatalogPtr m_catalog;
     std::vector<std::unique_ptr<LineIndex>> m_indexes;
-    mutable std::vector<std::optional<QString>> m_problems;
+    mutable std::vector<std::optional<FileAccess>> m_access;
+    Block m_block;
     QThreadPool m_pool;
 };
 

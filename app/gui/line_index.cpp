@@ -17,8 +17,8 @@ constexpr std::int64_t FirstReportLines = 2000;  // report early so the first sc
 
 }  // namespace
 
-LineIndex::LineIndex(std::string path)
-    : m_path(std::move(path))
+LineIndex::LineIndex(Opener open)
+    : m_open(std::move(open))
 {
 }
 
@@ -60,7 +60,7 @@ bool LineIndex::locate(std::int64_t line, std::uint64_t& offset, std::int64_t& c
 void LineIndex::run(const std::function<void()>& onProgress)
 {
     std::string error;
-    const importers::ReadFn read = importers::fileReader(m_path, error);
+    const importers::ReadFn read = m_open(error);
     if (!read) {
         {
             const std::lock_guard lock(m_mutex);

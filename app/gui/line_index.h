@@ -4,6 +4,8 @@
 // from the nearest checkpoint.
 #pragma once
 
+#include "importers/line_reader.h"
+
 #include <QFuture>
 
 #include <atomic>
@@ -21,7 +23,10 @@ class LineIndex {
 public:
     static constexpr std::int64_t Stride = 64;
 
-    explicit LineIndex(std::string path);
+    /// Opens the file's (decompressed) content from its start; sets the error text when it cannot.
+    using Opener = std::function<importers::ReadFn(std::string& error)>;
+
+    explicit LineIndex(Opener open);
     ~LineIndex();
     LineIndex(const LineIndex&) = delete;
     LineIndex& operator=(const LineIndex&) = delete;
@@ -43,7 +48,7 @@ public:
 private:
     void run(const std::function<void()>& onProgress);
 
-    std::string m_path;
+    Opener m_open;
     mutable std::mutex m_mutex;
     std::vector<std::uint64_t> m_checkpoints;
     std::int64_t m_lines = 0;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/main_window.h"
 
+#include "app/bench/rule_bench.h"
+
 #include "app/gui/bundle_controller.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/progress_panel.h"
@@ -56,6 +58,7 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     m_progress = new ProgressPanel(m_jobs, this);
     statusBar()->addPermanentWidget(m_progress);
     buildMenus();
+    installBench();
     bindSettings();
     connect(m_bundles, &BundleController::statusMessage, statusBar(), [this](const QString& m) {
         statusBar()->showMessage(m);
@@ -124,6 +127,35 @@ void MainWindow::applyDefaultLayout()
     resizeDocks({m_verdictDock, m_symptomsDock}, {560, 560}, Qt::Horizontal);
     resizeDocks({m_verdictDock, m_symptomsDock}, {470, 490}, Qt::Vertical);
     resizeDocks({m_evidenceDock}, {400}, Qt::Vertical);
+}
+
+void MainWindow::installBench()
+{
+    bench::BenchHooks hooks;
+    hooks.selection = m_selection;
+    hooks.adoptResult = [this](const engine::AnalysisSnapshot& result, const engine::CatalogPtr& catalog) {
+        m_bundles->adopt(result, catalog);
+    };
+    m_bench = bench::installRuleBench(this, hooks);
+    connect(m_jobs, &JobController::analysisReady, this,
+            [this](quint64, const views::AnalysisPtr& analysis, const engine::CatalogPtr& catalog, qint64) {
+                m_bench->setAnalysis(analysis->result, catalog, m_bundles->currentBundle());
+            });
+    // The rule author's panels share the bottom area with the evidence; an engineer opens them from the
+    // Rules menu or the View menu when needed.
+    for (const char* name : {"ruleDebuggerDock", "symptomGraphDock"}) {
+        if (QDockWidget* dock = m_bench->dock(QString::fromLatin1(name))) {
+            tabifyDockWidget(m_evidenceDock, dock);
+            dock->hide();
+        }
+    }
+    m_viewMenu->addSeparator();
+    for (const char* name : {"ruleDebuggerDock", "symptomGraphDock", "ruleCatalogDock", "ruleProblemsDock",
+                             "ruleEditorDock"}) {
+        if (QDockWidget* dock = m_bench->dock(QString::fromLatin1(name)))
+            m_viewMenu->addAction(dock->toggleViewAction());
+    }
+    m_evidenceDock->raise();
 }
 
 void MainWindow::buildMenus()

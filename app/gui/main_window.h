@@ -17,6 +17,10 @@ class TimelineView;
 class VerdictPanel;
 }  // namespace attrib::views
 
+namespace attrib::bench {
+class RuleBench;
+}
+
 namespace attrib::app {
 
 class BundleController;
@@ -54,6 +58,7 @@ public:
     ReportActions* reportActions() const { return m_reports; }
     RecentBundles* recentBundles() const { return m_recent; }
     ProgressPanel* progressPanel() const { return m_progress; }
+    bench::RuleBench* ruleBench() const { return m_bench; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -64,6 +69,7 @@ private:
     void buildDocks();
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
+    void installBench();
     void buildFileMenu();
     void rebuildRecentMenu();
     void bindSettings();
@@ -85,6 +91,7 @@ private:
     BundleController* m_bundles;
     ReportActions* m_reports;
     ProgressPanel* m_progress;
+    bench::RuleBench* m_bench = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QDockWidget* m_verdictDock = nullptr;

@@ -26,10 +26,16 @@ public:
     }
     QHash<qint64, QString> fixed;  ///< line (file 0) -> text
     qint64 linesRead = 0;
+    int unavailable = -1;  ///< a file that cannot be re-read
 
     int fileCount() const override { return static_cast<int>(m_lines.size()); }
     QString filePath(int file) const override { return QStringLiteral("nodes/node-0%1/file.log").arg(file); }
-    LineCount lineCount(int file) override { return {m_lines[file], true, true, {}}; }
+    LineCount lineCount(int file) override
+    {
+        if (file == unavailable)
+            return {0, true, false, QStringLiteral("gone")};
+        return {m_lines[file], true, true, {}};
+    }
     QString line(int file, qint64 n) const
     {
         return file == 0 && fixed.contains(n) ? fixed.value(n) : QStringLiteral("file %1 line %2").arg(file).arg(n + 1);
@@ -171,6 +177,15 @@ private Q_SLOTS:
         QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(200, y));
         QTRY_VERIFY(!changed.isEmpty());
         QCOMPARE(selection.current().focus, Selection::Focus::Observation);
+
+        // A file that cannot be re-read falls back to the lines the analysis kept.
+        source.unavailable = 1;
+        panel.showFile(1, 209);
+        QVERIFY(!view->isFileMode());
+        QCOMPARE(view->rowCount(), qint64(2));
+        QCOMPARE(view->rowLine(view->currentRow()), qint64(209));
+        QVERIFY(view->rowText(view->currentRow()).contains(QStringLiteral("Got completion from peer")));
+        QVERIFY(panel.detailText().contains(QStringLiteral("cannot be re-read (gone)")));
     }
 };
 

@@ -51,8 +51,13 @@ DemotionView::DemotionView(SelectionModel* selection, QWidget* parent)
     connect(m_showDemoted, &QCheckBox::toggled, m_proxy, &SymptomFilterProxy::setShowDemoted);
     connect(m_showScrubbed, &QCheckBox::toggled, m_proxy, &SymptomFilterProxy::setShowScrubbed);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &SymptomFilterProxy::setFilterText);
-    connect(m_proxy, &QAbstractItemModel::layoutChanged, m_tree, &QTreeView::expandAll);
-    connect(m_proxy, &QAbstractItemModel::rowsInserted, m_tree, &QTreeView::expandAll);
+    const auto regroup = [this] {
+        spanGroups();
+        m_tree->expandAll();
+    };
+    connect(m_proxy, &QAbstractItemModel::layoutChanged, this, regroup);
+    connect(m_proxy, &QAbstractItemModel::modelReset, this, regroup);
+    connect(m_proxy, &QAbstractItemModel::rowsInserted, this, regroup);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &DemotionView::onCurrentChanged);
     connect(m_selection, &SelectionModel::analysisChanged, this, &DemotionView::onAnalysisChanged);
     connect(m_selection, &SelectionModel::selectionChanged, this, &DemotionView::onSelectionChanged);
@@ -63,12 +68,22 @@ void DemotionView::onAnalysisChanged(const AnalysisPtr& analysis)
 {
     m_syncing = true;
     m_model->setAnalysis(analysis);
+    spanGroups();
     m_tree->expandAll();
-    for (int c = 0; c < SymptomTreeModel::ReasonColumn; ++c)
+    // Group titles span all columns, so contents-based widths follow the symptoms; capped so that
+    // "status set by" stays in view in the default layout.
+    static constexpr int MaxWidths[] = {250, 170, 240, 120, 60};
+    for (int c = 0; c < SymptomTreeModel::ReasonColumn; ++c) {
         m_tree->resizeColumnToContents(c);
-    m_tree->setColumnWidth(SymptomTreeModel::SymptomColumn,
-                           std::min(m_tree->columnWidth(SymptomTreeModel::SymptomColumn), 300));
+        m_tree->setColumnWidth(c, std::min(m_tree->columnWidth(c), MaxWidths[c]));
+    }
     m_syncing = false;
+}
+
+void DemotionView::spanGroups()
+{
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        m_tree->setFirstColumnSpanned(row, QModelIndex(), true);
 }
 
 void DemotionView::onSelectionChanged(const Selection& selection)

@@ -32,6 +32,7 @@ private:
     void onAnalysisChanged(const AnalysisPtr& analysis);
     void onSelectionChanged(const Selection& selection);
     void onCurrentChanged(const QModelIndex& current);
+    void spanGroups();
 
     SelectionModel* m_selection;
     SymptomTreeModel* m_model;

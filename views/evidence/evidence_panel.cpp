@@ -54,6 +54,7 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     m_goto->setMaximumWidth(110);
     m_openInFile->setText(QStringLiteral("Open in file"));
     m_openInFile->setToolTip(QStringLiteral("Show the current evidence line in its whole file"));
+    m_openInFile->setEnabled(false);
     m_chip->setMargin(3);
     QFont bold = m_title->font();
     bold.setBold(true);
@@ -203,10 +204,33 @@ void EvidencePanel::showFile(int file, qint64 line)
     m_filter->blockSignals(true);
     m_filter->clear();
     m_filter->blockSignals(false);
-    m_view->showFile(file, line);
     selectFileInCombo(file);
     m_openInFile->setEnabled(false);
+    if (!m_source->lineCount(file).available && m_analysis && file < static_cast<int>(m_analysis->fileObservations.size())) {
+        showKeptLines(file, line);
+        return;
+    }
+    m_view->showFile(file, line);
     describeFile(file);
+}
+
+void EvidencePanel::showKeptLines(int file, qint64 line)
+{
+    // The file cannot be re-read: show the evidence lines the analysis kept in memory instead.
+    QVector<EvidenceTextView::ListRow> rows;
+    int current = 0;
+    for (std::uint32_t o : m_analysis->fileObservations[file]) {
+        const auto& src = m_analysis->r().observations[o].source;
+        if (static_cast<qint64>(src.line) - 1 == line)
+            current = static_cast<int>(rows.size());
+        rows.append({file, static_cast<qint64>(src.line) - 1, static_cast<int>(o)});
+    }
+    m_view->showRows(rows, current);
+    setHeader(m_source->filePath(file),
+              QStringLiteral("This file cannot be re-read (%1); showing the %2 evidence line(s) the analysis kept.")
+                  .arg(m_source->lineCount(file).problem)
+                  .arg(rows.size()),
+              -1);
 }
 
 void EvidencePanel::describeFile(int file)

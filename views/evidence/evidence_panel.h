@@ -42,6 +42,7 @@ private:
     void onSelectionChanged(const Selection& selection);
     void onObservationActivated(int observation);
     void describeFile(int file);
+    void showKeptLines(int file, qint64 line);
     void describeSelection(const Selection& selection);
     void setHeader(const QString& title, const QString& detail, int role);
     void updateStatus();

@@ -44,6 +44,10 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 
 void TimelinePlot::fitLanes()
 {
+    if (updateLegendWrap()) {
+        replot(rpQueuedReplot);
+        return;
+    }
     // Few lanes grow to fill the plot; many keep a readable minimum height and scroll.
     const double height = std::max(1, axisRect()->height());
     const int lanes = m_layout.laneCount();
@@ -129,8 +133,36 @@ void TimelinePlot::rebuildLegend()
     m_legend->addItem(new SwatchLegendItem(m_legend, dim, QStringLiteral("demoted / scrubbed (dimmed)")));
     m_legend->addItem(new SwatchLegendItem(m_legend, QColor::fromRgb(0xc62828), QStringLiteral("root cause"),
                                            SwatchLegendItem::Shape::Ring));
-    const int perRow = std::max(4, width() / 150);
+    updateLegendWrap();
+}
+
+bool TimelinePlot::updateLegendWrap()
+{
+    // foColumnsFirst: `wrap` items per row, each column as wide as its widest item. Take the most columns that fit.
+    std::vector<int> widths;
+    for (int i = 0; i < m_legend->elementCount(); ++i) {  // the grid may hold empty cells
+        if (QCPAbstractLegendItem* item = m_legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
+    }
+    const int available = width() - m_legend->margins().left() - m_legend->margins().right() - 8;
+    int perRow = 1;
+    for (int n = static_cast<int>(widths.size()); n > 1; --n) {
+        std::vector<int> columns(static_cast<std::size_t>(n), 0);
+        for (std::size_t i = 0; i < widths.size(); ++i)
+            columns[i % n] = std::max(columns[i % n], widths[i]);
+        int total = m_legend->columnSpacing() * (n - 1);
+        for (int w : columns)
+            total += w;
+        if (total <= available) {
+            perRow = n;
+            break;
+        }
+    }
+    if (perRow == m_legend->wrap())
+        return false;
     m_legend->setWrap(perRow);
+    m_legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // setWrap alone does not move placed items
+    return true;
 }
 
 void TimelinePlot::updateTimeAxisLabel()
@@ -403,7 +435,7 @@ void TimelinePlot::wheelEvent(QWheelEvent* event)
 void TimelinePlot::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
-    m_legend->setWrap(std::max(4, width() / 150));
+    updateLegendWrap();
     plotLayout()->update(QCPLayoutElement::upLayout);
     setFirstLane(firstLane());
     replot(rpQueuedReplot);

@@ -63,6 +63,8 @@ private:
     void fitLanes();
     void rebuildLanes();
     void rebuildLegend();
+    /// Legend items per row for the current width; true when it changed.
+    bool updateLegendWrap();
     void updateTimeAxisLabel();
     void clampTimeRange(const QCPRange& range);
     void clampLaneRange(const QCPRange& range);

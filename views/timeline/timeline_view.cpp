@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollBar>
+#include <QStackedLayout>
 #include <QSvgGenerator>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -20,6 +21,8 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
     , m_plot(new TimelinePlot(this))
     , m_scroll(new QScrollBar(Qt::Vertical, this))
     , m_info(new QLabel(this))
+    , m_placeholder(new QLabel(this))
+    , m_pages(new QStackedLayout)
 {
     auto* bar = new QToolBar(this);
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -38,16 +41,22 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
                                       "Shift+wheel or wheel over the labels: scroll nodes \u00b7 click a node label: "
                                       "GPU lanes \u00b7 click an event: its evidence"));
 
-    auto* row = new QHBoxLayout;
+    auto* page = new QWidget(this);
+    auto* row = new QHBoxLayout(page);
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(0);
     row->addWidget(m_plot, 1);
     row->addWidget(m_scroll);
+    m_placeholder->setTextFormat(Qt::PlainText);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setStyleSheet(QStringLiteral("color: #80868b; background: white"));
+    m_pages->addWidget(m_placeholder);
+    m_pages->addWidget(page);
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
     column->addWidget(bar);
-    column->addLayout(row, 1);
+    column->addLayout(m_pages, 1);
 
     connect(m_scroll, &QScrollBar::valueChanged, this, [this](int value) {
         if (!m_syncing) {
@@ -97,8 +106,11 @@ void TimelineView::syncScrollBar()
 void TimelineView::updateInfo()
 {
     const auto& timeline = m_plot->timelineData();
+    m_pages->setCurrentIndex(timeline ? 1 : 0);
     if (!timeline) {
-        m_info->setText(m_selection->analysis() ? QStringLiteral("preparing timeline\u2026") : QString());
+        m_info->setText(QString());
+        m_placeholder->setText(m_selection->analysis() ? QStringLiteral("Preparing the timeline\u2026")
+                                                       : QStringLiteral("Open a bundle to see its per-node timeline."));
         return;
     }
     QString text = QStringLiteral("%1 nodes \u00b7 %2 events").arg(timeline->nodes.size()).arg(timeline->eventCount);

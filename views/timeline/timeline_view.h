@@ -11,6 +11,7 @@
 class QAction;
 class QLabel;
 class QScrollBar;
+class QStackedLayout;
 
 namespace attrib::views {
 
@@ -40,6 +41,8 @@ private:
     TimelinePlot* m_plot;
     QScrollBar* m_scroll;
     QLabel* m_info;
+    QLabel* m_placeholder;      ///< shown instead of an empty plot
+    QStackedLayout* m_pages;
     QAction* m_relative;
     bool m_syncing = false;
 };
