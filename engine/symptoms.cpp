@@ -92,21 +92,41 @@ void absorb(Symptom& s, const Event& e)
 
 }  // namespace
 
+namespace {
+
+bool eventBefore(const Event& a, const Event& b)
+{
+    const TimeNs ta = a.time == NoTime ? INT64_MAX : a.time;
+    const TimeNs tb = b.time == NoTime ? INT64_MAX : b.time;
+    if (ta != tb)
+        return ta < tb;
+    if (a.node != b.node)
+        return a.node < b.node;
+    const auto oa = a.observations.empty() ? 0 : a.observations.front();
+    const auto ob = b.observations.empty() ? 0 : b.observations.front();
+    if (oa != ob)
+        return oa < ob;
+    return a.type < b.type;
+}
+
+}  // namespace
+
 void sortAndNumberEvents(std::vector<Event>& events)
 {
-    std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) {
-        const TimeNs ta = a.time == NoTime ? INT64_MAX : a.time;
-        const TimeNs tb = b.time == NoTime ? INT64_MAX : b.time;
-        if (ta != tb)
-            return ta < tb;
-        if (a.node != b.node)
-            return a.node < b.node;
-        const auto oa = a.observations.empty() ? 0 : a.observations.front();
-        const auto ob = b.observations.empty() ? 0 : b.observations.front();
-        if (oa != ob)
-            return oa < ob;
-        return a.type < b.type;
-    });
+    // Most phases keep the order: check before paying for a sort. Sort an index permutation, not the
+    // (large) events themselves, then move each event once.
+    if (!std::is_sorted(events.begin(), events.end(), eventBefore)) {
+        std::vector<std::uint32_t> order(events.size());
+        for (std::uint32_t i = 0; i < order.size(); ++i)
+            order[i] = i;
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return eventBefore(events[a], events[b]); });
+        std::vector<Event> sorted;
+        sorted.reserve(events.size());
+        for (auto i : order)
+            sorted.push_back(std::move(events[i]));
+        events = std::move(sorted);
+    }
     std::uint64_t id = 1;
     for (auto& e : events)
         e.id = id++;
