@@ -133,6 +133,7 @@ void MainWindow::installBench()
 {
     bench::BenchHooks hooks;
     hooks.selection = m_selection;
+    hooks.showStepState = [this](const engine::AnalysisSnapshot& step) { m_timeline->showStepState(step); };
     hooks.adoptResult = [this](const engine::AnalysisSnapshot& result, const engine::CatalogPtr& catalog) {
         m_bundles->adopt(result, catalog);
     };

@@ -20,6 +20,7 @@ public:
     void setAnalysis(AnalysisPtr analysis);
     void setTimelineData(TimelineDataPtr timeline);
     const TimelineDataPtr& timelineData() const { return m_data; }
+    const AnalysisPtr& analysis() const { return m_analysis; }
     const LaneLayout& laneLayout() const { return m_layout; }
     EventLanesPlottable* lanes() const { return m_lanes; }
 

@@ -65,8 +65,10 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
         }
     });
     connect(m_plot, &TimelinePlot::lanesChanged, this, &TimelineView::syncScrollBar);
+    // Step states keep every event (same indices) but only the symptoms raised so far: map symptoms by id.
     connect(m_plot, &TimelinePlot::eventClicked, m_selection, &SelectionModel::selectEvent);
-    connect(m_plot, &TimelinePlot::symptomClicked, m_selection, &SelectionModel::selectSymptom);
+    connect(m_plot, &TimelinePlot::symptomClicked, this,
+            [this](int symptom) { m_selection->selectSymptom(stepToMainSymptom(symptom)); });
     connect(m_selection, &SelectionModel::analysisChanged, this, &TimelineView::onAnalysisChanged);
     connect(m_selection, &SelectionModel::selectionChanged, this, &TimelineView::onSelectionChanged);
     onAnalysisChanged(m_selection->analysis());
@@ -74,21 +76,69 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
 
 void TimelineView::onAnalysisChanged(const AnalysisPtr& analysis)
 {
+    m_step.reset();
+    m_finalData.reset();
     m_plot->setAnalysis(analysis);
     updateInfo();
 }
 
 void TimelineView::setTimelineData(TimelineDataPtr timeline)
 {
+    m_finalData = timeline;
+    if (m_step)
+        return;  // drawn when the debugger returns to the final state
     m_plot->setTimelineData(std::move(timeline));
     m_plot->setRelativeTime(m_relative->isChecked());
     m_plot->showSelection(m_selection->current());
     updateInfo();
 }
 
+void TimelineView::showStepState(const engine::AnalysisSnapshot& step)
+{
+    const AnalysisPtr current = m_selection->analysis();
+    if (!step || !current || step == current->result) {
+        leaveStep();
+        return;
+    }
+    m_step = AnalysisData::build(step);
+    m_plot->setAnalysis(m_step);
+    m_plot->setTimelineData(TimelineData::build(*m_step));
+    m_plot->setRelativeTime(m_relative->isChecked());
+    m_plot->showSelection(toStep(m_selection->current()));
+    updateInfo();
+}
+
+void TimelineView::leaveStep()
+{
+    if (!m_step)
+        return;
+    m_step.reset();
+    m_plot->setAnalysis(m_selection->analysis());
+    m_plot->setTimelineData(m_finalData);
+    m_plot->showSelection(m_selection->current());
+    updateInfo();
+}
+
+int TimelineView::stepToMainSymptom(int symptom) const
+{
+    const AnalysisPtr current = m_selection->analysis();
+    if (!m_step || !current || symptom < 0 || symptom >= static_cast<int>(m_step->r().symptoms.size()))
+        return symptom;
+    return current->symptomIndex(m_step->r().symptoms[static_cast<std::size_t>(symptom)].id);
+}
+
+Selection TimelineView::toStep(Selection selection) const
+{
+    const AnalysisPtr current = m_selection->analysis();
+    if (m_step && current && selection.symptom >= 0 &&
+        selection.symptom < static_cast<int>(current->r().symptoms.size()))
+        selection.symptom = m_step->symptomIndex(current->r().symptoms[static_cast<std::size_t>(selection.symptom)].id);
+    return selection;
+}
+
 void TimelineView::onSelectionChanged(const Selection& selection)
 {
-    m_plot->showSelection(selection);
+    m_plot->showSelection(toStep(selection));
 }
 
 void TimelineView::syncScrollBar()
@@ -114,6 +164,10 @@ void TimelineView::updateInfo()
         return;
     }
     QString text = QStringLiteral("%1 nodes \u00b7 %2 events").arg(timeline->nodes.size()).arg(timeline->eventCount);
+    if (m_step)
+        text += QStringLiteral(" \u00b7 debugger step: %1 of %2 symptoms")
+                    .arg(m_step->r().symptoms.size())
+                    .arg(m_selection->analysis() ? m_selection->analysis()->r().symptoms.size() : 0);
     if (timeline->untimedEvents > 0)
         text += QStringLiteral(" (%1 without time not shown)").arg(timeline->untimedEvents);
     m_info->setText(text);

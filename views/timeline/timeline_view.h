@@ -25,6 +25,10 @@ public:
 
     /// Data prepared for the selection model's current analysis (see TimelineData::build).
     void setTimelineData(TimelineDataPtr timeline);
+    /// Draws the analysis as it stood at a rule-debugger step; the current analysis itself (or null) returns
+    /// to the final state. Clicks and the selection are mapped between the two by symptom id.
+    void showStepState(const engine::AnalysisSnapshot& step);
+    bool showingStep() const { return m_step != nullptr; }
     TimelinePlot* plot() const { return m_plot; }
     QAction* relativeTimeAction() const { return m_relative; }
 
@@ -36,6 +40,9 @@ private:
     void onSelectionChanged(const Selection& selection);
     void syncScrollBar();
     void updateInfo();
+    void leaveStep();
+    Selection toStep(Selection selection) const;
+    int stepToMainSymptom(int symptom) const;
 
     SelectionModel* m_selection;
     TimelinePlot* m_plot;
@@ -45,6 +52,8 @@ private:
     QStackedLayout* m_pages;
     QAction* m_relative;
     bool m_syncing = false;
+    AnalysisPtr m_step;            ///< the debugger's step state while shown, else null
+    TimelineDataPtr m_finalData;   ///< the current analysis' timeline, restored when the step state ends
 };
 
 }  // namespace attrib::views
