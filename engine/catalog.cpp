@@ -121,6 +121,7 @@ struct Catalog::Loader {
     Location at(const std::string& needle, std::size_t from = 0) const { return {file, text.lineOf(needle, from)}; }
 
     void loadFile(const fs::path& path, const std::string& rel);
+    void loadKind(const json& doc, const std::string& rel);
     void loadSymptoms(const json& doc);
     void loadExtractors(const json& doc);
     void loadCodeRules(const json& doc);
@@ -351,11 +352,23 @@ void Catalog::Loader::loadFile(const fs::path& path, const std::string& rel)
     } catch (const json::parse_error& e) {
         error("", text.lineAtOffset(e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
         return;
+    } catch (const json::exception& e) {  // e.g. a number out of range (found by fuzz_rule_loader)
+        error("", 1, std::string("invalid JSON: ") + e.what());
+        return;
     }
     if (!doc.is_object()) {
         error("", 1, "a rule file must hold a JSON object");
         return;
     }
+    try {
+        loadKind(doc, rel);
+    } catch (const json::exception& e) {  // a field of the wrong type (found by fuzz_rule_loader)
+        error("", 1, std::string("invalid rule file: ") + e.what());
+    }
+}
+
+void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
+{
     const std::string kind = str(doc, "kind");
     if (kind == "symptoms")
         loadSymptoms(doc);

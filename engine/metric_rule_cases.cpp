@@ -136,7 +136,7 @@ CaseRun runMetricCase(const Catalog& catalog, const MetricRule& rule, const Pipe
 std::string checkEvents(const PipelineCase& pc, const CaseRun& run)
 {
     const json& e = pc.expect;
-    if (e.contains("events") && e["events"].is_number() && e["events"].get<std::size_t>() != run.events.size())
+    if (e.contains("events") && e["events"].is_number_unsigned() && e["events"].get<std::size_t>() != run.events.size())
         return "expected " + e["events"].dump() + " event(s) but got " + std::to_string(run.events.size());
     for (const auto& [k, v] : objectAt(e, "event_attrs").items()) {
         if (run.events.empty())

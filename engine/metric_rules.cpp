@@ -42,13 +42,7 @@ std::string seriesKey(const std::string& metric, const std::string& node, int gp
     return key;
 }
 
-/// What one rule found on one series.
-struct Hit {
-    const MetricSample* baseline = nullptr;
-    const MetricSample* at = nullptr;
-    const MetricSample* last = nullptr;
-    std::map<std::string, std::string> attrs;
-};
+using Hit = MetricEvaluator::Hit;
 
 /// Counter growth from `base` over `samples` (resets count from zero); fires past the threshold.
 bool evalIncrease(const MetricRule& rule, const MetricSample& base, const std::vector<const MetricSample*>& samples,
@@ -183,7 +177,65 @@ Observation sampleObservation(const std::string& metric, const std::string& node
     return o;
 }
 
+/// Samples of `ordered` a rule looks at (and the baseline before its window).
+void selectWindow(const MetricRule& rule, const std::vector<const MetricSample*>& ordered, TimeNs start, TimeNs end,
+                  const MetricSample*& baseline, std::vector<const MetricSample*>& window)
+{
+    constexpr TimeNs Min = std::numeric_limits<TimeNs>::min();
+    constexpr TimeNs Max = std::numeric_limits<TimeNs>::max();
+    const bool windowed = rule.jobWindow && start != NoTime;
+    const TimeNs lo = windowed ? start - rule.before : Min;
+    const TimeNs hi = windowed && end != NoTime ? end + rule.after : Max;
+    baseline = nullptr;
+    window.clear();
+    for (const MetricSample* s : ordered) {
+        if (windowed && s->time == NoTime)
+            continue;
+        if (windowed && s->time < lo)
+            baseline = s;
+        else if (!windowed || s->time <= hi)
+            window.push_back(s);
+    }
+}
+
 }  // namespace
+
+Event MetricEvaluator::eventFor(const MetricRule& rule, const Series& series, const Hit& hit, Result& result,
+                                std::uint64_t& nextObservationId) const
+{
+    Event e;
+    e.type = rule.event.empty() ? rule.id : rule.event;
+    e.rule = rule.id;
+    e.node = series.node;
+    e.gpu = series.gpu;
+    e.time = hit.at->time;
+    e.timeSource = hit.at->time == NoTime ? TimeSource::None : hit.at->timeSource;
+    e.attrs = series.labels;
+    e.attrs["metric"] = series.metric;
+    e.attrs["value"] = number(hit.at->value);
+    e.attrs["threshold"] = number(rule.threshold);
+    for (const auto& [k, v] : hit.attrs)
+        e.attrs[k] = v;
+    for (const auto& [k, v] : rule.set)
+        e.attrs.emplace(k, v);
+    if (auto link = e.attrs.find("link"); link != e.attrs.end())
+        e.link = link->second;
+    std::vector<const MetricSample*> used;
+    for (const MetricSample* s : {hit.baseline, hit.at, hit.last}) {
+        if (!s || std::find(used.begin(), used.end(), s) != used.end())
+            continue;
+        used.push_back(s);
+        result.evidence.push_back(
+            sampleObservation(series.metric, series.node, series.gpu, series.labels, *s, nextObservationId++));
+        e.observations.push_back(result.evidence.back().id);
+    }
+    if (!rule.symptom.empty()) {
+        auto values = e.attrs;
+        values["node"] = e.node;
+        e.symptom = expandTemplate(rule.symptom, values);
+    }
+    return e;
+}
 
 MetricEvaluator::Result MetricEvaluator::finish(std::uint64_t& nextObservationId) const
 {
@@ -191,8 +243,6 @@ MetricEvaluator::Result MetricEvaluator::finish(std::uint64_t& nextObservationId
     if (m_dropped > 0)
         result.notes.push_back(std::to_string(m_dropped) + " metric samples over the cap of " +
                                std::to_string(m_maxSamples) + " were not evaluated");
-    constexpr TimeNs Min = std::numeric_limits<TimeNs>::min();
-    constexpr TimeNs Max = std::numeric_limits<TimeNs>::max();
     for (const auto& [key, series] : m_series) {
         std::vector<const MetricSample*> ordered;
         for (const auto& s : series.samples)
@@ -200,56 +250,14 @@ MetricEvaluator::Result MetricEvaluator::finish(std::uint64_t& nextObservationId
         // NoTime is the smallest TimeNs: samples without a time keep their order ahead of timed ones.
         std::stable_sort(ordered.begin(), ordered.end(),
                          [](const MetricSample* a, const MetricSample* b) { return a->time < b->time; });
+        const MetricSample* baseline = nullptr;
+        std::vector<const MetricSample*> window;
         for (const std::size_t r : series.rules) {
             const MetricRule& rule = m_rules[r];
-            const bool windowed = rule.jobWindow && m_start != NoTime;
-            const TimeNs lo = windowed ? m_start - rule.before : Min;
-            const TimeNs hi = windowed && m_end != NoTime ? m_end + rule.after : Max;
-            const MetricSample* baseline = nullptr;
-            std::vector<const MetricSample*> window;
-            for (const MetricSample* s : ordered) {
-                if (windowed && s->time == NoTime)
-                    continue;
-                if (windowed && s->time < lo)
-                    baseline = s;
-                else if (!windowed || s->time <= hi)
-                    window.push_back(s);
-            }
+            selectWindow(rule, ordered, m_start, m_end, baseline, window);
             Hit hit;
-            if (!evaluate(rule, window, baseline, hit))
-                continue;
-            Event e;
-            e.type = rule.event.empty() ? rule.id : rule.event;
-            e.rule = rule.id;
-            e.node = series.node;
-            e.gpu = series.gpu;
-            e.time = hit.at->time;
-            e.timeSource = hit.at->time == NoTime ? TimeSource::None : hit.at->timeSource;
-            e.attrs = series.labels;
-            e.attrs["metric"] = series.metric;
-            e.attrs["value"] = number(hit.at->value);
-            e.attrs["threshold"] = number(rule.threshold);
-            for (auto& [k, v] : hit.attrs)
-                e.attrs[k] = v;
-            for (const auto& [k, v] : rule.set)
-                e.attrs.emplace(k, v);
-            if (auto link = e.attrs.find("link"); link != e.attrs.end())
-                e.link = link->second;
-            std::vector<const MetricSample*> used;
-            for (const MetricSample* s : {hit.baseline, hit.at, hit.last}) {
-                if (!s || std::find(used.begin(), used.end(), s) != used.end())
-                    continue;
-                used.push_back(s);
-                result.evidence.push_back(
-                    sampleObservation(series.metric, series.node, series.gpu, series.labels, *s, nextObservationId++));
-                e.observations.push_back(result.evidence.back().id);
-            }
-            if (!rule.symptom.empty()) {
-                auto values = e.attrs;
-                values["node"] = e.node;
-                e.symptom = expandTemplate(rule.symptom, values);
-            }
-            result.events.push_back(std::move(e));
+            if (evaluate(rule, window, baseline, hit))
+                result.events.push_back(eventFor(rule, series, hit, result, nextObservationId));
         }
     }
     return result;

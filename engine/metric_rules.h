@@ -48,6 +48,14 @@ public:
     void add(const std::string& metric, const std::string& node, int gpu,
              const std::map<std::string, std::string>& labels, const MetricSample& sample);
 
+    /// What one rule found on one series: the samples that matter and the condition's attributes.
+    struct Hit {
+        const MetricSample* baseline = nullptr;
+        const MetricSample* at = nullptr;
+        const MetricSample* last = nullptr;
+        std::map<std::string, std::string> attrs;
+    };
+
     struct Result {
         std::vector<Event> events;            ///< observation ids refer to `evidence`
         std::vector<Observation> evidence;    ///< the samples the events rest on (kind metrics)
@@ -76,6 +84,9 @@ private:
     mutable std::map<std::string, std::vector<std::size_t>> m_lookup;  ///< metric name -> matching rules
 
     const std::vector<std::size_t>& rulesFor(const std::string& metric) const;
+    /// The event of one rule's hit on one series; adds its evidence samples to `result`.
+    Event eventFor(const MetricRule& rule, const Series& series, const Hit& hit, Result& result,
+                   std::uint64_t& nextObservationId) const;
 };
 
 /// Parses the rules of a `kind: metrics` file; problems go to `diagnostics` with file and line.

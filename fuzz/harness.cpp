@@ -111,15 +111,27 @@ int bugReport(const std::uint8_t* data, std::size_t size)
 
 namespace {
 
-/// A per-process scratch file for inputs that libarchive or the loader read from disk.
-std::string scratchPath(const char* name)
-{
-    static const std::string dir = [] {
+/// A per-process scratch folder for inputs that libarchive or the loader read from disk; removed at exit.
+struct ScratchDir {
+    std::string path;
+    ScratchDir()
+    {
         char tmpl[] = "/tmp/attrib-fuzz-XXXXXX";
         const char* made = ::mkdtemp(tmpl);
-        return std::string(made ? made : "/tmp");
-    }();
-    return dir + "/" + name;
+        path = made ? made : "";
+    }
+    ~ScratchDir()
+    {
+        std::error_code ec;
+        if (!path.empty())
+            std::filesystem::remove_all(path, ec);
+    }
+};
+
+std::string scratchPath(const char* name)
+{
+    static const ScratchDir dir;
+    return (dir.path.empty() ? std::string("/tmp") : dir.path) + "/" + name;
 }
 
 void writeScratch(const std::string& path, const std::uint8_t* data, std::size_t size)

@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Runs libFuzzer targets one after another and then minimizes their corpora back into fuzz/corpus/<target>.
+# Runs libFuzzer targets one after another, then minimizes each corpus into BUILD_DIR/fuzz-min/<target>
+# (copy that over fuzz/corpus/<target> to commit it).
 # usage: fuzz/run.sh BUILD_DIR SECONDS [target ...]     (targets default to all seven)
 # Build first: CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DATTRIB_FUZZ=ON && cmake --build build-fuzz
 #              --target fuzz_lines fuzz_journal fuzz_scheduler fuzz_metrics fuzz_bug_report fuzz_archive fuzz_rule_loader
@@ -21,8 +22,7 @@ for t in $targets; do
     -artifact_prefix="$build/fuzz-artifacts/$t/") > "$build/fuzz-$t.log" 2>&1 || echo "fuzz_$t stopped"
   cat "$build/fuzz-logs/$t/fuzz-0.log" >> "$build/fuzz-$t.log" 2>/dev/null || true
   grep -E "^#[0-9]+.*(DONE|INITED)|ERROR|SUMMARY|stat::" "$build/fuzz-$t.log" | tail -n 12
-  min="$build/fuzz-min/$t"
-  rm -rf "$min" && mkdir -p "$min"
-  "$build/bin/fuzz_$t" -merge=1 "$min" "$root/fuzz/corpus/$t" "$work" > "$build/fuzz-$t-merge.log" 2>&1 || true
-  echo "   corpus after merge: $(ls "$min" | wc -l) files, $(du -sk "$min" | cut -f1) KiB"
+  # Every edge kept by the smallest inputs, then new features while ~250 KiB last (all corpora < 2 MB).
+  echo "   minimized: $(python3 "$root/fuzz/minimize.py" "$build/bin/fuzz_$t" "$build/fuzz-min/$t" \
+    "$root/fuzz/corpus/$t" "$work" --budget-kb 250)"
 done

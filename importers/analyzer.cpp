@@ -35,6 +35,8 @@ std::vector<BundleEntry> listAny(const std::string& path, const ArchiveLimits& l
         entries = listBundle(path, limits, error);
     } else if (probeFile(path) == Container::Archive) {
         entries = listArchiveBundle(path, limits, error);
+        if (!error.empty())  // not even one member could be listed
+            return {};
     } else {
         error = path + ": not a bundle folder or archive (.tar, .tar.gz, .tgz, .zip)";
         return {};
@@ -112,6 +114,36 @@ void fillCollected(const std::vector<FileCoverage>& files, const std::map<std::s
     }
 }
 
+/// Phases 4-9 on the collected events, and the result's remaining fields.
+void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<Event> events,
+                   const detail::Collector& collector, const AnalyzeOptions& options)
+{
+    ExecutionContext& ctx = result.context;
+    fillCollected(result.fileCoverage, collector.fileNodes(), ctx);
+    if (ctx.nodes.empty())
+        for (const auto& [node, kinds] : ctx.collected)
+            ctx.nodes.push_back(node);
+    if (ctx.source.empty())
+        ctx.source = collector.contextSource().empty() ? "inferred from evidence" : collector.contextSource();
+    result.coverage = detail::summarize(result.fileCoverage, collector.fileNodes());
+    detail::addMissing(ctx, result.coverage);
+    if (options.progress)
+        options.progress->progress("correlating", 0, 1);
+    Trace trace;
+    Correlation c = correlate(catalog, std::move(ctx), std::move(events), trace);
+    result.context = std::move(c.context);
+    result.events = std::move(c.events);
+    result.symptoms = std::move(c.symptoms);
+    result.verdict = std::move(c.verdict);
+    result.clockOffsets = std::move(c.clockOffsets);
+    result.trace = trace.take();
+    result.engine = {engineVersion(), catalog.version(), catalog.hash()};
+    for (const auto& d : catalog.diagnostics())
+        result.diagnostics.push_back(d.str());
+    if (options.progress)
+        options.progress->progress("verdict", 1, 1);
+}
+
 }  // namespace
 
 AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog, const AnalyzeOptions& options)
@@ -128,8 +160,7 @@ AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog,
     }
     auto result = std::make_shared<AnalysisResult>();
     result->bundlePath = path;
-    ExecutionContext& ctx = result->context;
-    ctx.source.clear();
+    result->context.source.clear();
     std::map<std::string, TimeNs> bootTimes;
     const auto workload = std::find_if(entries.begin(), entries.end(), [](const auto& e) {
         return e.file.path == "workload.json" && e.problem.empty();
@@ -163,30 +194,7 @@ AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog,
         outcome.error = "cancelled";
         return outcome;
     }
-    auto events = collector.finish(result->fileCoverage);
-    fillCollected(result->fileCoverage, collector.fileNodes(), ctx);
-    if (ctx.nodes.empty())
-        for (const auto& [node, kinds] : ctx.collected)
-            ctx.nodes.push_back(node);
-    if (ctx.source.empty())
-        ctx.source = collector.contextSource().empty() ? "inferred from evidence" : collector.contextSource();
-    result->coverage = detail::summarize(result->fileCoverage, collector.fileNodes());
-    detail::addMissing(ctx, result->coverage);
-    if (options.progress)
-        options.progress->progress("correlating", 0, 1);
-    Trace trace;
-    Correlation c = correlate(*catalog, std::move(ctx), std::move(events), trace);
-    result->context = std::move(c.context);
-    result->events = std::move(c.events);
-    result->symptoms = std::move(c.symptoms);
-    result->verdict = std::move(c.verdict);
-    result->clockOffsets = std::move(c.clockOffsets);
-    result->trace = trace.take();
-    result->engine = {engineVersion(), catalog->version(), catalog->hash()};
-    for (const auto& d : catalog->diagnostics())
-        result->diagnostics.push_back(d.str());
-    if (options.progress)
-        options.progress->progress("verdict", 1, 1);
+    correlateInto(*result, *catalog, collector.finish(result->fileCoverage), collector, options);
     outcome.result = std::move(result);
     return outcome;
 }

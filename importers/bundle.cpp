@@ -140,7 +140,10 @@ void addFolderEntry(const fs::directory_entry& item, const std::string& root, co
 {
     std::error_code sec;
     const fs::path path = item.path();
-    const std::string rel = fs::relative(path, root, sec).generic_string();
+    // Lexical: fs::relative would resolve links, which fails for the broken and looping ones we must report.
+    std::string rel = path.lexically_normal().lexically_relative(fs::path(root).lexically_normal()).generic_string();
+    if (rel.empty() || rel.rfind("..", 0) == 0)
+        rel = path.filename().generic_string();
     const auto status = item.symlink_status(sec);
     if (fs::is_directory(status))
         return;

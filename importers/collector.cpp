@@ -7,6 +7,8 @@
 #include "importers/bundle_access.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 
 namespace attrib::importers::detail {
@@ -17,16 +19,20 @@ namespace {
 
 constexpr std::size_t SniffBytes = 64 * 1024;
 
-/// Reads up to SniffBytes from `read`; -1 bytes = a read error.
-std::string readHead(const ReadFn& read, bool& failed)
+/// Reads up to SniffBytes from `read`; on a read error sets `failed` and, if the stream did not say why,
+/// the errno text into `error`.
+std::string readHead(const ReadFn& read, bool& failed, const ErrorSink& error)
 {
     std::string head(SniffBytes, '\0');
     std::size_t got = 0;
     failed = false;
     while (got < head.size()) {
+        errno = 0;
         const long n = read(head.data() + got, head.size() - got);
         if (n < 0) {
             failed = true;
+            if (error && error->empty())
+                *error = errno != 0 ? std::strerror(errno) : "read error";
             break;
         }
         if (n == 0)
@@ -61,7 +67,7 @@ Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, Anal
     , m_result(result)
     , m_budget(budget)
     , m_extractors(catalog.extractors())
-    , m_metrics(catalog.metricRules(), NoTime, NoTime)
+    , m_metrics(catalog.metricRules(), NoTime, NoTime, 2'000'000)
 {
 }
 
@@ -76,7 +82,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     bool compressed = false;
     ReadFn read = maybeDecompress(raw, entry.file.size, &m_budget, error, compressed);
     bool failed = false;
-    std::string head = readHead(read, failed);
+    std::string head = readHead(read, failed, error);
     if (failed && head.empty()) {
         cov.status = CoverageStatus::Errored;
         cov.errors.push_back(entry.file.path + ": " + (error && !error->empty() ? *error : "read error"));
@@ -86,6 +92,11 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     fs.index = index;
     fs.entry = &entry;
     fs.cov = &cov;
+    if (!entry.file.archiveMember.empty() && hasArchiveMagic(head)) {
+        cov.status = CoverageStatus::Skipped;
+        cov.errors.push_back(entry.file.path + ": skipped: an archive inside an archive is not expanded");
+        return;
+    }
     fs.sniffed = sniff(head, entry.file.path);
     cov.kind = fs.sniffed.kind;
     cov.format = fs.sniffed.format + (compressed ? " (compressed)" : "");
@@ -135,29 +146,8 @@ bool Collector::onRecord(Record& r, FileState& fs)
         return true;
     }
     fs.kernelRecords += kind == SourceKind::Kernel ? 1 : 0;
-    if (r.uptime != NoTime && (kind == SourceKind::Kernel || kind == SourceKind::Syslog)) {
-        if (r.time != NoTime && r.timeSource != TimeSource::BootRelative)
-            m_boot.offer(node, r.time, r.uptime,
-                         fs.sniffed.format.rfind("journal", 0) == 0 ? BootClock::Source::Journal
-                                                                    : BootClock::Source::Syslog);
-        else if (r.timeSource == TimeSource::BootRelative)
-            m_boot.offerRtcLine(node, r.text, r.uptime);
-    }
-    if (r.time == NoTime && fs.lastTime != NoTime) {
-        r.time = fs.lastTime;
-        r.timeSource = fs.lastSource == TimeSource::BootRelative ? fs.lastSource : TimeSource::Inherited;
-    } else if (r.time != NoTime) {
-        fs.lastTime = r.time;
-        fs.lastSource = r.timeSource;
-        FileCoverage& cov = *fs.cov;
-        if (r.timeSource != TimeSource::BootRelative) {
-            cov.first = cov.first == NoTime ? r.time : std::min(cov.first, r.time);
-            cov.last = cov.last == NoTime ? r.time : std::max(cov.last, r.time);
-        } else {
-            auto [it, fresh] = m_relativeSpans[fs.index].emplace(node, std::make_pair(r.time, r.time));
-            it->second = {std::min(it->second.first, r.time), std::max(it->second.second, r.time)};
-        }
-    }
+    offerBootTime(r, kind, node, fs);
+    placeInTime(r, node, fs);
     if (r.text.empty())
         return true;
     m_matches.clear();
@@ -168,6 +158,50 @@ bool Collector::onRecord(Record& r, FileState& fs)
         if (!m_extractors.match(kind, r.text, m_matches))
             return true;
     }
+    keep(r, kind, node, fs);
+    return true;
+}
+
+void Collector::offerBootTime(const Record& r, SourceKind kind, const std::string& node, const FileState& fs)
+{
+    if (r.uptime == NoTime || (kind != SourceKind::Kernel && kind != SourceKind::Syslog))
+        return;
+    if (r.time != NoTime && r.timeSource != TimeSource::BootRelative)
+        m_boot.offer(node, r.time, r.uptime,
+                     fs.sniffed.format.rfind("journal", 0) == 0 ? BootClock::Source::Journal
+                                                                : BootClock::Source::Syslog);
+    else if (r.timeSource == TimeSource::BootRelative)
+        m_boot.offerRtcLine(node, r.text, r.uptime);
+}
+
+/// Inherits the last time for records without one; tracks the file's span (boot-relative spans apart).
+void Collector::placeInTime(Record& r, const std::string& node, FileState& fs)
+{
+    if (r.time == NoTime) {
+        if (fs.lastTime != NoTime) {
+            r.time = fs.lastTime;
+            r.timeSource = fs.lastSource == TimeSource::BootRelative ? fs.lastSource : TimeSource::Inherited;
+        }
+        return;
+    }
+    fs.lastTime = r.time;
+    fs.lastSource = r.timeSource;
+    FileCoverage& cov = *fs.cov;
+    if (r.timeSource != TimeSource::BootRelative) {
+        cov.first = cov.first == NoTime ? r.time : std::min(cov.first, r.time);
+        cov.last = cov.last == NoTime ? r.time : std::max(cov.last, r.time);
+        return;
+    }
+    auto& spans = m_relativeSpans[fs.index];
+    if (spans.size() >= 4096 && !spans.count(node))
+        return;  // a file naming endless hosts must not grow this without bound
+    auto [it, fresh] = spans.emplace(node, std::make_pair(r.time, r.time));
+    it->second = {std::min(it->second.first, r.time), std::max(it->second.second, r.time)};
+}
+
+/// A matched record becomes an observation; its matches become events.
+void Collector::keep(Record& r, SourceKind kind, const std::string& node, const FileState& fs)
+{
     Observation obs;
     obs.id = m_nextObservation++;
     obs.kind = kind;
@@ -187,7 +221,6 @@ bool Collector::onRecord(Record& r, FileState& fs)
     for (const auto& m : m_matches)
         m_events.push_back(makeEvent(m, obs));
     m_result.observations.push_back(std::move(obs));
-    return true;
 }
 
 void Collector::onMetric(const Record& r, const std::string& node, FileState& fs)

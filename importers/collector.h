@@ -58,6 +58,9 @@ private:
     };
 
     bool onRecord(Record& r, FileState& fs);
+    void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, const FileState& fs);
+    void placeInTime(Record& r, const std::string& node, FileState& fs);
+    void keep(Record& r, engine::SourceKind kind, const std::string& node, const FileState& fs);
     void onMetric(const Record& r, const std::string& node, FileState& fs);
     void collectContext(const std::map<std::string, std::string>& labels, const FileState& fs);
     void applyContext();

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace attrib::importers::detail {
 
@@ -338,6 +340,27 @@ std::string_view stripPriority(std::string_view s)
 
 bool isUnusable(std::string_view line)
 {
+    // Fast path: no byte below 0x20 and no 0x7f in eight-byte words means no control character at all.
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    std::size_t i = 0;
+    for (; i + 8 <= line.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, line.data() + i, 8);
+        const std::uint64_t below = (w - 0x20 * ones) & ~w & highs;
+        const std::uint64_t del = w ^ (0x7f * ones);
+        if (below || ((del - ones) & ~del & highs))
+            break;
+    }
+    if (i + 8 > line.size()) {
+        bool clean = true;
+        for (std::size_t k = i; k < line.size() && clean; ++k) {
+            const auto byte = static_cast<unsigned char>(line[k]);
+            clean = byte >= 0x20 && byte != 0x7f;
+        }
+        if (clean)
+            return false;
+    }
     std::size_t control = 0;
     for (const char c : line) {
         const auto byte = static_cast<unsigned char>(c);

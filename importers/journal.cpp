@@ -51,7 +51,7 @@ TimeNs micros(const std::string& s)
 {
     long long value = 0;
     const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || ptr != s.data() + s.size() || value < 0 || value > INT64_MAX / 1000)
+    if (ec != std::errc() || ptr != s.data() + s.size() || value < 0 || value > 7'000'000'000'000'000LL)
         return engine::NoTime;
     return static_cast<TimeNs>(value) * 1000;
 }
@@ -233,6 +233,29 @@ bool readBinaryField(ByteStream& in, std::string& value, std::size_t cap)
     return in.bytes(n, value, cap) && in.bytes(1, newline, 1);
 }
 
+/// One `KEY=value` line or binary field (its name line already read); false when the data ends inside it.
+bool readField(ByteStream& in, const std::string& line, std::uint64_t number, const ReaderOptions& options,
+               JournalFields& fields, ReaderStats& stats)
+{
+    const std::size_t eq = line.find('=');
+    if (eq != std::string::npos && isFieldName(std::string_view(line).substr(0, eq))) {
+        fields.set(std::string_view(line).substr(0, eq), line.substr(eq + 1));
+        return true;
+    }
+    if (!isFieldName(line)) {
+        ++stats.skipped;
+        stats.note(number, "not a journal export field");
+        return true;
+    }
+    std::string value;
+    if (!readBinaryField(in, value, options.maxLineBytes)) {
+        stats.note(number, "binary field " + line + " cut short: truncated export");
+        return false;
+    }
+    fields.set(line, std::move(value));
+    return true;
+}
+
 }  // namespace
 
 ReaderStats readJournalExport(const ReadFn& read, const ReaderOptions& options, const RecordSink& sink)
@@ -243,7 +266,6 @@ ReaderStats readJournalExport(const ReadFn& read, const ReaderOptions& options, 
     Record pending;
     bool open = false;
     std::string line;
-    std::string value;
     auto emit = [&]() {
         open = false;
         Record r = pending;
@@ -276,19 +298,8 @@ ReaderStats readJournalExport(const ReadFn& read, const ReaderOptions& options, 
             pending.offset = start;
             open = true;
         }
-        const std::size_t eq = line.find('=');
-        if (eq != std::string::npos && isFieldName(std::string_view(line).substr(0, eq))) {
-            fields.set(std::string_view(line).substr(0, eq), line.substr(eq + 1));
-        } else if (isFieldName(line)) {
-            if (!readBinaryField(in, value, options.maxLineBytes)) {
-                stats.note(number, "binary field " + line + " cut short: truncated export");
-                break;
-            }
-            fields.set(line, value);
-        } else {
-            ++stats.skipped;
-            stats.note(number, "not a journal export field");
-        }
+        if (!readField(in, line, number, options, fields, stats))
+            break;
     }
     stats.bytes = in.offset();
     if (open && !emit())

@@ -61,17 +61,17 @@ public:
             ++m_stats.skipped;
             return true;
         }
-        Record rec = recordOf(raw, parsed);
+        fillRecord(m_line, raw, parsed);
         if (m_jobOutput)
-            rec.kind = isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm
-                                                                      : engine::SourceKind::App;
+            m_line.kind = isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm
+                                                                         : engine::SourceKind::App;
         if (m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {
-            m_wrapped = std::move(rec);
+            std::swap(m_wrapped, m_line);
             m_wrapping = true;
             m_wrapLines = 1;
             return true;
         }
-        return logical(rec);
+        return logical(m_line);
     }
 
     bool finish()
@@ -110,6 +110,7 @@ private:
     const RecordSink& m_sink;
     ReaderStats& m_stats;
     TracebackJoiner m_tracebacks;
+    Record m_line;  ///< reused for every line (its buffers survive)
     Record m_wrapped;
     bool m_wrapping = false;
     std::size_t m_wrapLines = 0;
@@ -136,6 +137,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
     }
     StampedJoiner joiner(options, sink, stats, sniffed.format == "rfc3164" || sniffed.format == "dmesg-T");
     const bool joins = isStampedFormat(sniffed.format);
+    Record line;
     bool ok = true;
     forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
         ParsedLine parsed;
@@ -144,8 +146,8 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
             return true;
         }
         if (!joins) {  // plain text and inventory listings: one record per line
-            Record r = recordOf(raw, parsed);
-            ok = sink(r);
+            fillRecord(line, raw, parsed);
+            ok = sink(line);
             return ok;
         }
         ok = joiner.add(raw, parsed, clean);

@@ -94,7 +94,8 @@ bool parsePrometheusLine(std::string_view line, PromSample& out)
         const std::string_view stamp = trim(rest.substr(space));
         long long ms = 0;
         const auto [ptr, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), ms);
-        if (ec != std::errc() || ptr != stamp.data() + stamp.size() || ms < 0 || ms > 100'000'000'000'000LL)
+        // Milliseconds up to year ~2190: beyond that nanoseconds overflow 64 bits.
+        if (ec != std::errc() || ptr != stamp.data() + stamp.size() || ms < 0 || ms > 7'000'000'000'000LL)
             return false;
         out.time = static_cast<engine::TimeNs>(ms) * engine::NsPerMs;
     }
@@ -128,16 +129,15 @@ engine::TimeNs parseTimeCell(std::string_view cell)
     double number = 0;
     if (!parseDouble(cell, number) || number <= 0)
         return engine::NoTime;
-    // Epoch seconds, milliseconds, microseconds or nanoseconds, by magnitude (valid for 2001..2286).
+    // Epoch seconds, milliseconds, microseconds or nanoseconds, by magnitude; each up to year ~2190 so that the
+    // nanoseconds fit in 64 bits.
     if (number < 1e10)
-        return static_cast<engine::TimeNs>(number * 1e9);
+        return number < 7e9 ? static_cast<engine::TimeNs>(number * 1e9) : engine::NoTime;
     if (number < 1e13)
-        return static_cast<engine::TimeNs>(number * 1e6);
+        return number < 7e12 ? static_cast<engine::TimeNs>(number * 1e6) : engine::NoTime;
     if (number < 1e16)
-        return static_cast<engine::TimeNs>(number * 1e3);
-    if (number < 9.2e18)
-        return static_cast<engine::TimeNs>(number);
-    return engine::NoTime;
+        return number < 7e15 ? static_cast<engine::TimeNs>(number * 1e3) : engine::NoTime;
+    return number < 7e18 ? static_cast<engine::TimeNs>(number) : engine::NoTime;
 }
 
 }  // namespace attrib::importers::detail

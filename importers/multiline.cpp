@@ -61,16 +61,32 @@ bool continuesNvrmSentence(std::string_view previous, std::string_view next)
     return (c >= 'a' && c <= 'z') || c == '(';
 }
 
-Record recordOf(const RawLine& raw, const ParsedLine& parsed)
+void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
 {
-    Record r = lineRecord(raw);
+    r.line = raw.number;
+    r.offset = raw.offset;
+    r.length = raw.fullLength;
+    r.kind = engine::SourceKind::Unknown;
     r.time = parsed.time;
     r.timeSource = parsed.time == engine::NoTime ? TimeSource::None : parsed.timeSource;
     r.uptime = parsed.uptime;
-    r.host = std::string(parsed.host);
+    r.host.assign(parsed.host.data(), parsed.host.size());
     r.rank = parsed.rank;
     r.gpu = parsed.gpu;
-    r.text = std::string(parsed.text);
+    r.text.assign(parsed.text.data(), parsed.text.size());  // reuses the buffer: no allocation per line
+    r.truncated = raw.truncated;
+    r.fullLength = raw.fullLength;
+    r.isMetric = false;
+    r.metric.clear();
+    r.value = 0;
+    if (!r.labels.empty())
+        r.labels.clear();
+}
+
+Record recordOf(const RawLine& raw, const ParsedLine& parsed)
+{
+    Record r;
+    fillRecord(r, raw, parsed);
     return r;
 }
 
@@ -96,7 +112,7 @@ bool StampedJoiner::add(const RawLine& raw, const ParsedLine& parsed, std::strin
         return false;
     if (blank)
         return true;
-    m_pending = recordOf(raw, parsed);
+    fillRecord(m_pending, raw, parsed);
     m_tag = std::string(parsed.tag);
     m_open = true;
     m_lines = 1;

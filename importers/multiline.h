@@ -48,8 +48,9 @@ private:
     std::map<int, Open> m_open;  ///< by rank (-1 = no rank prefix)
 };
 
-/// A record for one parsed physical line.
+/// A record for one parsed physical line; fillRecord() reuses `r`'s buffers.
 Record recordOf(const RawLine& raw, const ParsedLine& parsed);
+void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed);
 /// Makes `r` span up to the end of `raw`.
 void extend(Record& r, const RawLine& raw);
 

@@ -27,8 +27,10 @@ TimeSource timeSourceOf(const std::string& s, TimeNs time)
 TimeNs timeOf(const nlohmann::json& j)
 {
     const nlohmann::json& ns = jsonMember(j, "time_ns");
-    if (ns.is_number_integer())
-        return ns.get<TimeNs>();
+    if (ns.is_number_integer()) {  // up to year ~2190; beyond, time arithmetic would overflow
+        const TimeNs t = ns.get<TimeNs>();
+        return t >= 0 && t < 7'000'000'000'000'000'000LL ? t : engine::NoTime;
+    }
     return isoTime(jsonString(j, "time"));
 }
 

@@ -42,7 +42,19 @@ std::size_t utf8Length(std::string_view s, std::size_t i)
 
 bool isValidUtf8(std::string_view text)
 {
-    for (std::size_t i = 0; i < text.size();) {
+    // Fast path: almost every log line is plain ASCII; test eight bytes at a time for a high bit.
+    std::size_t i = 0;
+    for (; i + 8 <= text.size(); i += 8) {
+        std::uint64_t word;
+        std::memcpy(&word, text.data() + i, 8);
+        if (word & 0x8080808080808080ULL)
+            break;
+    }
+    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80)
+        ++i;
+    if (i == text.size())
+        return true;
+    for (; i < text.size();) {
         const std::size_t n = utf8Length(text, i);
         if (n == 0)
             return false;

@@ -208,7 +208,7 @@ std::string stateText(const nlohmann::json& state)
 TimeNs epochTime(const nlohmann::json& j)
 {
     const long long secs = jsonInt(j, 0);
-    return secs > 0 && secs < 10'000'000'000LL ? static_cast<TimeNs>(secs) * engine::NsPerSec : engine::NoTime;
+    return secs > 0 && secs < 7'000'000'000LL ? static_cast<TimeNs>(secs) * engine::NsPerSec : engine::NoTime;
 }
 
 SacctRow jsonRow(const nlohmann::json& j, const std::string& id)

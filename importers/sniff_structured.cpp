@@ -84,7 +84,8 @@ std::optional<Sniffed> sniffJsonLine(std::string_view line)
 
 std::optional<Sniffed> sniffStructuredText(std::string_view head)
 {
-    if (contains(head, "nvidia-bug-report.sh") || contains(head, "NVIDIA bug report log file") ||
+    // The report's own header, not any mention: the driver's crash-dump note in dmesg says "run nvidia-bug-report.sh".
+    if (contains(head, "nvidia-bug-report.sh Version") || contains(head, "NVIDIA bug report log file") ||
         contains(head, "==============NVSMI LOG=============="))
         return make(SourceKind::Inventory, "nvidia-bug-report", "nvidia-bug-report log (kernel log and nvidia-smi -q)");
     bool complete = false;

@@ -189,6 +189,27 @@ private Q_SLOTS:
         auto foreign = tests::analyze(text);
         QVERIFY(!foreign.result);
         QVERIFY(foreign.error.find("not a bundle folder or archive") != std::string::npos);
+        const std::string garbage = dir.path().toStdString() + "/garbage.zip";
+        tests::writeFile(garbage, std::string("PK\x03\x04", 4) + std::string(100, '\x7f'));
+        auto broken = tests::analyze(garbage);
+        QVERIFY(!broken.result);
+        QVERIFY2(broken.error.rfind(garbage + ": ", 0) == 0, broken.error.c_str());
+    }
+
+    void archivesInsideArchivesAreNotExpanded()
+    {
+        QTemporaryDir dir;
+        const std::string base = dir.path().toStdString();
+        QVERIFY(tests::writeArchive(base + "/inner.tgz", {{"kern.log", XidLine}}, "tgz"));
+        QVERIFY(tests::writeArchive(base + "/outer.zip", {{"b/nodes/n1/kern.log", XidLine},
+                                                         {"b/nodes/n1/inner.tgz", tests::readText(base + "/inner.tgz")}},
+                                    "zip"));
+        auto outcome = tests::analyze(base + "/outer.zip");
+        QVERIFY(outcome.result);
+        const auto* inner = tests::fileCoverage(*outcome.result, "nodes/n1/inner.tgz");
+        QVERIFY(inner);
+        QCOMPARE(inner->status, engine::CoverageStatus::Skipped);
+        QVERIFY(inner->errors[0].find("archive inside an archive") != std::string::npos);
     }
 
     void openBundleFileReadsEveryKind()

@@ -99,6 +99,11 @@ void addLogSniffRows()
              "x.txt", SourceKind::Kernel, "dmesg-raw", "3 of 3");
     sniffRow("dmesg raw with priority", "<4>[ 12.000001] mlx5_core 0000:3b:00.0: link down\n<6>[ 13.5] ok\n", "",
              SourceKind::Kernel, "dmesg-raw");
+    sniffRow("dmesg -T naming nvidia-bug-report.sh is still a kernel log",
+             "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 79, GPU has fallen off the bus.\n"
+             "[Wed Apr 22 21:34:20 2026] NVRM: A GPU crash dump has been created. If possible, please run\n"
+             "[Wed Apr 22 21:34:20 2026] NVRM: nvidia-bug-report.sh as root to collect this data before\n",
+             "", SourceKind::Kernel, "dmesg-T");
     sniffRow("dmesg -T",
              "[Sun Feb 23 16:24:18 2025] NVRM: Xid (PCI:0000:9b:00): 119, pid=2024380\n"
              "[Sun Feb 23 16:24:19 2025] NVRM: GPU4 GSP RPC timeout\n   continuation of the record\n",
