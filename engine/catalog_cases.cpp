@@ -137,7 +137,7 @@ namespace {
 std::string checkSymptoms(const json& expected, const std::vector<Symptom>& symptoms)
 {
     for (const auto& [id, want] : expected.items()) {
-        auto it = std::find_if(symptoms.begin(), symptoms.end(), [&](const Symptom& s) { return s.id == id; });
+        auto it = std::find_if(symptoms.begin(), symptoms.end(), [&id = id](const Symptom& s) { return s.id == id; });
         const std::string wantStatus = want.is_string() ? want.get<std::string>() : want.value("status", "");
         if (wantStatus == "absent") {
             if (it != symptoms.end())
@@ -243,6 +243,16 @@ void evaluateRules(std::vector<Rule>& rules, std::vector<CaseResult>& results, s
 
 }  // namespace
 
+bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, const std::string& rule,
+                            const Location& where, std::vector<Diagnostic>& diagnostics)
+{
+    if (symptom.empty() || symptom.find('{') != std::string::npos || catalog.symptom(symptom))
+        return true;
+    diagnostics.push_back(
+        {Diagnostic::Severity::Error, where, rule, "emits unregistered symptom '" + symptom + "'; rule left out"});
+    return false;
+}
+
 void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
                           std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
                           std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
@@ -251,12 +261,7 @@ void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& ex
     // Extractors: each case line, plus the symptom they name must be registered.
     std::vector<ExtractorRule> kept;
     for (auto& rule : extractors) {
-        bool ok = true;
-        if (!rule.symptom.empty() && rule.symptom.find('{') == std::string::npos && !catalog.symptom(rule.symptom)) {
-            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
-                                   "emits unregistered symptom '" + rule.symptom + "'; rule left out"});
-            ok = false;
-        }
+        bool ok = checkSymptomRegistered(catalog, rule.symptom, rule.id, rule.where, diagnostics);
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
             const std::string failure = checkExtractorCase(rule, ec);

@@ -27,6 +27,10 @@ std::string checkExpectation(const PipelineCase& pc, const CaseRun& run);
 /// Runs one extractor case; returns "" when it passes.
 std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec);
 
+/// False (with an error diagnostic) when a rule names a literal symptom the registry does not know.
+bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, const std::string& rule,
+                            const Location& where, std::vector<Diagnostic>& diagnostics);
+
 /// Evaluates all cases in dependency order and erases the rules whose cases fail.
 void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
                           std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,

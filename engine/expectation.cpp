@@ -31,13 +31,13 @@ void compareSymptoms(const nlohmann::ordered_json& symptoms, const nlohmann::jso
     for (const auto& [name, fields] : want.items()) {
         int seen = 0;
         for (const auto& s : symptoms) {
-            if (s["name"] != name)
+            if (s["name"].get<std::string>() != name)
                 continue;
             ++seen;
             for (const auto& [key, value] : fields.items()) {
                 if (key == "interesting") {
                     for (const auto& e : s["evidence"])
-                        if (e["interesting"] != value)
+                        if (e["interesting"].dump() != value.dump())
                             out.push_back(s["id"].get<std::string>() + ": evidence not marked interesting");
                     continue;
                 }
@@ -58,7 +58,7 @@ void compareClockOffsets(const nlohmann::ordered_json& got, const nlohmann::json
         const double tolerance = spec.value("tolerance_s", 1.0);
         bool found = false;
         for (const auto& o : got) {
-            if (o["node"] != node)
+            if (o["node"].get<std::string>() != node)
                 continue;
             found = true;
             const double measured = o["offset_ms"].get<double>() / 1000.0;
@@ -77,7 +77,7 @@ std::vector<std::string> compareWithExpected(const nlohmann::ordered_json& verdi
 {
     std::vector<std::string> out;
     for (const char* key : {"terminal_state", "sub_domain"}) {
-        if (expected.contains(key) && verdict[key] != expected[key])
+        if (expected.contains(key) && verdict[key].dump() != expected[key].dump())
             out.push_back(std::string(key) + ": expected " + expected[key].dump() + " but got " + show(verdict[key]));
     }
     if (expected.contains("root_cause"))

@@ -173,12 +173,7 @@ void evaluateMetricCases(const Catalog& catalog, std::vector<MetricRule>& rules,
 {
     std::vector<MetricRule> kept;
     for (auto& rule : rules) {
-        bool ok = true;
-        if (!rule.symptom.empty() && rule.symptom.find('{') == std::string::npos && !catalog.symptom(rule.symptom)) {
-            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
-                                   "emits unregistered symptom '" + rule.symptom + "'; rule left out"});
-            ok = false;
-        }
+        bool ok = checkSymptomRegistered(catalog, rule.symptom, rule.id, rule.where, diagnostics);
         for (const auto& pc : rule.cases) {
             std::string failure;
             try {
