@@ -133,18 +133,6 @@ struct Catalog::Loader {
 
 namespace {
 
-std::vector<std::string> stringList(const json& v)
-{
-    std::vector<std::string> out;
-    if (v.is_string())
-        out.push_back(v.get<std::string>());
-    else if (v.is_array())
-        for (const auto& item : v)
-            if (item.is_string())
-                out.push_back(item.get<std::string>());
-    return out;
-}
-
 std::string str(const json& obj, const char* key, const std::string& fallback = {})
 {
     auto it = obj.find(key);

@@ -19,6 +19,26 @@ const nlohmann::json& objectAt(const nlohmann::json& j, const char* key)
     return it != j.end() && it->is_object() ? *it : empty;
 }
 
+std::vector<std::string> stringList(const nlohmann::json& v)
+{
+    std::vector<std::string> out;
+    if (v.is_string())
+        out.push_back(v.get<std::string>());
+    else if (v.is_array())
+        for (const auto& item : v)
+            if (item.is_string())
+                out.push_back(item.get<std::string>());
+    return out;
+}
+
+std::vector<std::string> stringsAt(const nlohmann::json& obj, const char* key)
+{
+    if (!obj.is_object())
+        return {};
+    auto it = obj.find(key);
+    return it == obj.end() ? std::vector<std::string>() : stringList(*it);
+}
+
 SourceText::SourceText(std::string text)
     : m_text(std::move(text))
 {

@@ -16,6 +16,11 @@ namespace attrib::engine {
 /// The object member `key` of `j`, or an empty object (safe to iterate: never a temporary).
 const nlohmann::json& objectAt(const nlohmann::json& j, const char* key);
 
+/// A string or an array of strings as a list (other values are ignored).
+std::vector<std::string> stringList(const nlohmann::json& v);
+/// stringList of the member `key` of `obj` (empty when absent).
+std::vector<std::string> stringsAt(const nlohmann::json& obj, const char* key);
+
 /// A file's text with a line index, so diagnostics can name lines.
 class SourceText {
 public:

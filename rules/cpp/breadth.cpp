@@ -8,6 +8,8 @@
 // (a storage client, a node's configuration).
 #include "rules/cpp/breadth.h"
 
+#include "engine/json_util.h"
+
 #include <algorithm>
 #include <set>
 
@@ -25,23 +27,14 @@ struct Group {
     TimeNs window = 600 * NsPerSec;
 };
 
-std::vector<std::string> strings(const json& j, const char* key)
-{
-    std::vector<std::string> out;
-    for (const auto& v : j.value(key, json::array()))
-        if (v.is_string())
-            out.push_back(v.get<std::string>());
-    return out;
-}
-
 class JobWideBreadth final : public CodeRule {
 public:
     explicit JobWideBreadth(const json& c)
     {
         for (const auto& g : c.value("groups", json::array())) {
             Group group;
-            group.symptoms = strings(g, "symptoms");
-            group.sameAttrs = strings(g, "same_attrs");
+            group.symptoms = stringsAt(g, "symptoms");
+            group.sameAttrs = stringsAt(g, "same_attrs");
             group.minNodes = g.value("min_nodes", 2);
             group.window = static_cast<TimeNs>(g.value("window_s", 600.0) * 1e9);
             m_groups.push_back(std::move(group));

@@ -10,6 +10,8 @@
 // Type and message lists live in the rule's config (rules/early/python_exceptions.json).
 #include "rules/cpp/python_exceptions.h"
 
+#include "engine/json_util.h"
+
 #include <set>
 
 namespace attrib::rules {
@@ -18,15 +20,6 @@ using namespace attrib::engine;
 using nlohmann::json;
 
 namespace {
-
-std::vector<std::string> strings(const json& config, const char* key)
-{
-    std::vector<std::string> out;
-    for (const auto& v : config.value(key, json::array()))
-        if (v.is_string())
-            out.push_back(v.get<std::string>());
-    return out;
-}
 
 std::string attr(const Event& e, const char* key)
 {
@@ -46,8 +39,8 @@ public:
     explicit PythonExceptionOrigin(const json& c)
         : m_event(c.value("event", std::string("python_exception")))
         , m_symptom(c.value("symptom", std::string("app_exception")))
-        , m_effectTypes(strings(c, "effect_types"))
-        , m_effectMessages(strings(c, "effect_messages"))
+        , m_effectTypes(stringsAt(c, "effect_types"))
+        , m_effectMessages(stringsAt(c, "effect_messages"))
     {
     }
 

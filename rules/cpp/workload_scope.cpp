@@ -7,6 +7,8 @@
 // the context nothing is filtered (the engine cannot know better), and the trace says so.
 #include "rules/cpp/workload_scope.h"
 
+#include "engine/json_util.h"
+
 #include <algorithm>
 
 namespace attrib::rules {
@@ -16,21 +18,12 @@ using nlohmann::json;
 
 namespace {
 
-std::vector<std::string> strings(const json& j, const char* key)
-{
-    std::vector<std::string> out;
-    for (const auto& v : j.value(key, json::array()))
-        if (v.is_string())
-            out.push_back(v.get<std::string>());
-    return out;
-}
-
 class ScopeToWorkload final : public CodeRule {
 public:
     explicit ScopeToWorkload(const json& c)
-        : m_byJob(strings(c, "rules_by_job"))
-        , m_byNode(strings(c, "rules_by_node"))
-        , m_jobAttrs(strings(c, "job_attrs"))
+        : m_byJob(stringsAt(c, "rules_by_job"))
+        , m_byNode(stringsAt(c, "rules_by_node"))
+        , m_jobAttrs(stringsAt(c, "job_attrs"))
     {
     }
 

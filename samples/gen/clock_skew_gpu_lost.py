@@ -19,8 +19,8 @@ import sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import (US, Job, KernelLog, Node, gpu_pci, iso_z, kernel_boot_noise,  # noqa: E402
-                    kernel_runtime_noise, rng, srun_task_error, step_cancelled, us, write_json, write_lines)
+from common import (US, Job, Node, gpu_pci, iso_z, noisy_kernel_log, rng,  # noqa: E402
+                    srun_task_error, step_cancelled, us, write_json, write_lines)
 from apps import (RankLog, Training, torchrun_failure, torchrun_start, training_noise,  # noqa: E402
                   watchdog_timeout)
 
@@ -45,12 +45,7 @@ def make_job():
 
 
 def kernel_log(node):
-    r = rng(SEED, "kernel", node.name)
-    k = KernelLog(node)
-    for up, msg in kernel_boot_noise(node, r):
-        k.add_uptime(up, msg)
-    for t, msg in kernel_runtime_noise(node, r, JOB_START, T0 + 620 * US):
-        k.add(t, msg)
+    k = noisy_kernel_log(node, SEED, JOB_START, T0 + 620 * US)
     if node.name == "gpu-a03":
         pci = gpu_pci(4)
         k.add(T0, f"NVRM: Xid (PCI:{pci}): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.")

@@ -328,3 +328,14 @@ def write_json(path, obj):
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         json.dump(obj, f, indent=2)
         f.write("\n")
+
+
+def noisy_kernel_log(node, seed, t_from, t_to):
+    """A node's kernel log with boot noise and runtime noise between t_from and t_to; add the failure to it."""
+    r = rng(seed, "kernel", node.name)
+    k = KernelLog(node)
+    for up, msg in kernel_boot_noise(node, r):
+        k.add_uptime(up, msg)
+    for t, msg in kernel_runtime_noise(node, r, t_from, t_to):
+        k.add(t, msg)
+    return k
