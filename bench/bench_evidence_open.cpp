@@ -24,15 +24,15 @@ private Q_SLOTS:
     void initTestCase()
     {
         const qint64 megabytes = qEnvironmentVariableIntValue("ATTRIB_BENCH_EVIDENCE_MB") > 0
-                                     ? qEnvironmentVariableIntValue("ATTRIB_BENCH_EVIDENCE_MB")
-                                     : 2048;
+            ? qEnvironmentVariableIntValue("ATTRIB_BENCH_EVIDENCE_MB")
+            : 2048;
         const std::string path = m_dir.filePath(QStringLiteral("big.log")).toStdString();
         std::ofstream out(path, std::ios::binary);
         std::string block;
         for (int i = 0; i < 4096; ++i)
             block += "[Wed Apr 22 21:00:01 2026] mlx5_core 0000:5f:00.0: mlx5_cmd_out_err:838:(pid 3970): "
                      "ACCESS_REG(0x805) op_mod(0x1) failed, status bad parameter(0x3) " +
-                     std::to_string(i) + "\n";
+                std::to_string(i) + "\n";
         std::uint64_t written = 0;
         while (written < static_cast<std::uint64_t>(megabytes) << 20) {
             out << block;
@@ -63,7 +63,8 @@ private Q_SLOTS:
     {
         const qint64 lines = m_source->lineCount(0).lines;
         qint64 at = 0;
-        QBENCHMARK {
+        QBENCHMARK
+        {
             at = (at + 7'654'321) % (lines - 60);
             QCOMPARE(m_source->readLines(0, at, 60).size(), 60);
         }

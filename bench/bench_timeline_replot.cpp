@@ -60,7 +60,8 @@ private Q_SLOTS:
         if (view == QStringLiteral("zoomed"))
             plot->xAxis->setRange(1800, 1820);
         plot->replot(QCustomPlot::rpImmediateRefresh);
-        QBENCHMARK {
+        QBENCHMARK
+        {
             plot->replot(QCustomPlot::rpImmediateRefresh);
         }
         const FrameStats& f = plot->lanes()->lastFrame();

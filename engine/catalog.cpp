@@ -280,9 +280,9 @@ void Catalog::Loader::loadRefineRules(const json& doc)
         rule.targetDomains = stringList(target.value("domain", json::array()));
         rule.exceptTargets = stringList(target.value("except", json::array()));
         const std::string scope = str(r, "scope", "any_node");
-        rule.scope = scope == "same_gpu"    ? RefineRule::Scope::SameGpu
-                     : scope == "same_node" ? RefineRule::Scope::SameNode
-                                            : RefineRule::Scope::AnyNode;
+        rule.scope = scope == "same_gpu" ? RefineRule::Scope::SameGpu
+            : scope == "same_node"       ? RefineRule::Scope::SameNode
+                                         : RefineRule::Scope::AnyNode;
         const json window = r.value("window", json::object());
         rule.before = static_cast<TimeNs>(window.value("before_s", 0.0) * 1e9);
         rule.after = static_cast<TimeNs>(window.value("after_s", 0.0) * 1e9);

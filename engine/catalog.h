@@ -39,15 +39,15 @@ struct Diagnostic {
 /// A registered symptom (BRIEF §5).
 struct SymptomDef {
     std::string name;
-    std::string domain;          ///< sub_domain vocabulary
-    int priority = 0;            ///< higher = more likely the root cause
+    std::string domain;  ///< sub_domain vocabulary
+    int priority = 0;    ///< higher = more likely the root cause
     std::string description;
-    std::string terminalState;   ///< what a root cause of this kind means for the job
-    std::string summary;         ///< template, e.g. "Xid {xid} on GPU {gpu}"
-    std::string action;          ///< recommended action template
-    std::string target;          ///< action target template
+    std::string terminalState;            ///< what a root cause of this kind means for the job
+    std::string summary;                  ///< template, e.g. "Xid {xid} on GPU {gpu}"
+    std::string action;                   ///< recommended action template
+    std::string target;                   ///< action target template
     std::vector<std::string> supersedes;  ///< symptom names it makes redundant on the same node
-    std::string originAttr;      ///< attribute holding a timeout in ms: origin = first_seen - value
+    std::string originAttr;               ///< attribute holding a timeout in ms: origin = first_seen - value
     Location where;
 };
 
@@ -66,12 +66,12 @@ struct ExtractorRule {
     std::vector<SourceKind> sources;
     std::string pattern;
     std::shared_ptr<re2::RE2> re;
-    std::string event;    ///< event type
-    std::string symptom;  ///< symptom template ("" = context event)
+    std::string event;                       ///< event type
+    std::string symptom;                     ///< symptom template ("" = context event)
     std::map<std::string, std::string> set;  ///< constant attributes
     bool sympathetic = false;
-    bool jobWide = false;      ///< the event concerns the whole job, not the node whose file holds the line
-    std::string timeFrom;      ///< capture holding an ISO time that replaces the line's time
+    bool jobWide = false;  ///< the event concerns the whole job, not the node whose file holds the line
+    std::string timeFrom;  ///< capture holding an ISO time that replaces the line's time
     std::vector<ExtractorCase> cases;
     Location where;
 };
@@ -120,17 +120,17 @@ struct RefineRule {
     std::string description;
     std::string phase = "refine";  ///< "scrub" (per node, scrubs) or "refine" (job-wide, demotes)
     int order = 0;
-    std::vector<std::string> causes;        ///< symptom name globs
+    std::vector<std::string> causes;  ///< symptom name globs
     std::vector<std::string> causeDomains;
     std::vector<std::string> exceptCauses;  ///< globs that never act as a cause
     std::vector<std::string> targets;       ///< symptom name globs
     std::vector<std::string> targetDomains;
-    std::vector<std::string> exceptTargets; ///< globs never touched
+    std::vector<std::string> exceptTargets;  ///< globs never touched
     Scope scope = Scope::AnyNode;
-    TimeNs before = 0;  ///< target origin may precede the cause by this much
-    TimeNs after = 0;   ///< and follow it by this much
+    TimeNs before = 0;             ///< target origin may precede the cause by this much
+    TimeNs after = 0;              ///< and follow it by this much
     bool targetFirstSeen = false;  ///< window on the target's first_seen (report time) instead of its origin
-    std::string reason; ///< template over cause.* and target.*
+    std::string reason;            ///< template over cause.* and target.*
     std::vector<PipelineCase> cases;
     Location where;
 };
@@ -140,9 +140,9 @@ const char* toString(RefineRule::Scope scope);
 struct PriorityTable {
     std::string id;
     std::string description;
-    std::vector<std::string> platforms;  ///< "default" matches any platform without its own table
+    std::vector<std::string> platforms;                  ///< "default" matches any platform without its own table
     std::vector<std::pair<std::string, int>> overrides;  ///< first matching glob wins
-    TimeNs tieWindow = 5 * NsPerSec;  ///< candidates closer than this on different nodes are a tie
+    TimeNs tieWindow = 5 * NsPerSec;                     ///< candidates closer than this on different nodes are a tie
     std::vector<PipelineCase> cases;
     Location where;
 };

@@ -152,18 +152,18 @@ std::string checkSymptoms(const json& expected, const std::vector<Symptom>& symp
         }
         if (!wantStatus.empty() && wantStatus != toString(it->status))
             return "symptom " + id + " expected " + wantStatus + " but is " + toString(it->status) +
-                   (it->statusRule.empty() ? "" : " (by " + it->statusRule + ")");
+                (it->statusRule.empty() ? "" : " (by " + it->statusRule + ")");
         if (want.is_object()) {
             for (const auto& [k, v] : objectAt(want, "attrs").items()) {
                 auto a = it->attrs.find(k);
                 const std::string wantValue = v.is_string() ? v.get<std::string>() : v.dump();
                 if (a == it->attrs.end() || a->second != wantValue)
                     return "symptom " + id + " attribute " + k + " expected '" + wantValue + "' but is '" +
-                           (a == it->attrs.end() ? std::string("<missing>") : a->second) + "'";
+                        (a == it->attrs.end() ? std::string("<missing>") : a->second) + "'";
             }
             if (want.contains("rule") && want["rule"] != it->statusRule)
-                return "symptom " + id + " expected status rule " + want["rule"].dump() + " but is '" +
-                       it->statusRule + "'";
+                return "symptom " + id + " expected status rule " + want["rule"].dump() + " but is '" + it->statusRule +
+                    "'";
         }
     }
     return {};
@@ -189,7 +189,7 @@ std::string checkExpectation(const PipelineCase& pc, const CaseRun& run)
     }
     if (e.contains("candidates") && e["candidates"].get<std::size_t>() != run.verdict.candidates.size())
         return "expected " + e["candidates"].dump() + " candidates but got " +
-               std::to_string(run.verdict.candidates.size());
+            std::to_string(run.verdict.candidates.size());
     return {};
 }
 

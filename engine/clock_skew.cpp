@@ -77,7 +77,8 @@ std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, 
         o.uncertainty = AnchorJitter;
         for (TimeNs v : offsets)
             o.uncertainty = std::max<TimeNs>(o.uncertainty, std::llabs(v - o.offset) + AnchorJitter);
-        o.anchor = values.front().second + (values.size() > 1 ? " (+" + std::to_string(values.size() - 1) + " more)" : "");
+        o.anchor =
+            values.front().second + (values.size() > 1 ? " (+" + std::to_string(values.size() - 1) + " more)" : "");
         o.applied = std::llabs(o.offset) >= ClockApplyThreshold;
         TraceStep step;
         step.phase = "clock";
@@ -89,7 +90,7 @@ std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, 
         std::snprintf(buf, sizeof buf, "%+.3f s +/- %.3f s", static_cast<double>(o.offset) / 1e9,
                       static_cast<double>(o.uncertainty) / 1e9);
         step.summary = node + " clock offset " + buf + (o.applied ? " applied" : " (within jitter, not applied)") +
-                       " from " + o.anchor;
+            " from " + o.anchor;
         step.details["offset"] = buf;
         step.details["anchor"] = o.anchor;
         trace.record(std::move(step));

@@ -15,9 +15,9 @@ namespace attrib::engine {
 
 /// One bundle analysed with both catalogs.
 struct BundleImpact {
-    std::string bundle;  ///< path as given
-    std::string name;    ///< folder or archive name
-    std::string error;   ///< why a side has no result ("" when both ran)
+    std::string bundle;     ///< path as given
+    std::string name;       ///< folder or archive name
+    std::string error;      ///< why a side has no result ("" when both ran)
     std::string baseline;   ///< "terminal/sub_domain root" of the baseline verdict
     std::string candidate;  ///< the same for the new catalog
     VerdictDiff diff;

@@ -63,8 +63,9 @@ void compareClockOffsets(const nlohmann::ordered_json& got, const nlohmann::json
             found = true;
             const double measured = o["offset_ms"].get<double>() / 1000.0;
             if (std::abs(measured - offset) > tolerance || !o["applied"].get<bool>())
-                out.push_back("clock offset of " + node + ": expected " + std::to_string(offset) + " s (applied) but got " +
-                              std::to_string(measured) + " s" + (o["applied"].get<bool>() ? "" : " (not applied)"));
+                out.push_back("clock offset of " + node + ": expected " + std::to_string(offset) +
+                              " s (applied) but got " + std::to_string(measured) + " s" +
+                              (o["applied"].get<bool>() ? "" : " (not applied)"));
         }
         if (!found)
             out.push_back("clock offset of " + node + ": not measured");

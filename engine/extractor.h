@@ -11,7 +11,7 @@
 namespace re2 {
 class RE2;
 class Set;
-}
+}  // namespace re2
 
 namespace attrib::engine {
 

@@ -146,15 +146,15 @@ std::string checkEvents(const PipelineCase& pc, const CaseRun& run)
         auto it = attrs.find(k);
         if (it == attrs.end() || it->second != want)
             return "event attribute " + k + " expected '" + want + "' but is '" +
-                   (it == attrs.end() ? std::string("<missing>") : it->second) + "'";
+                (it == attrs.end() ? std::string("<missing>") : it->second) + "'";
     }
     return checkExpectation(pc, run);
 }
 
 }  // namespace
 
-void parseMetricRules(const json& doc, const std::string& file, const SourceText& source,
-                      std::vector<MetricRule>& out, std::vector<Diagnostic>& diagnostics)
+void parseMetricRules(const json& doc, const std::string& file, const SourceText& source, std::vector<MetricRule>& out,
+                      std::vector<Diagnostic>& diagnostics)
 {
     for (const auto& r : doc.value("rules", json::array())) {
         MetricRule rule;
@@ -162,8 +162,8 @@ void parseMetricRules(const json& doc, const std::string& file, const SourceText
             if (parseRule(r, file, source, rule, diagnostics))
                 out.push_back(std::move(rule));
         } catch (const json::exception& e) {
-            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
-                                   std::string("invalid metric rule: ") + e.what()});
+            diagnostics.push_back(
+                {Diagnostic::Severity::Error, rule.where, rule.id, std::string("invalid metric rule: ") + e.what()});
         }
     }
 }

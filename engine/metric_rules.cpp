@@ -129,7 +129,10 @@ const std::vector<std::size_t>& MetricEvaluator::rulesFor(const std::string& met
     return m_lookup.emplace(metric, std::move(matching)).first->second;
 }
 
-bool MetricEvaluator::wants(const std::string& metric) const { return !rulesFor(metric).empty(); }
+bool MetricEvaluator::wants(const std::string& metric) const
+{
+    return !rulesFor(metric).empty();
+}
 
 void MetricEvaluator::add(const std::string& metric, const std::string& node, int gpu,
                           const std::map<std::string, std::string>& labels, const MetricSample& sample)
@@ -156,8 +159,7 @@ void MetricEvaluator::add(const std::string& metric, const std::string& node, in
 namespace {
 
 Observation sampleObservation(const std::string& metric, const std::string& node, int gpu,
-                              const std::map<std::string, std::string>& labels, const MetricSample& s,
-                              std::uint64_t id)
+                              const std::map<std::string, std::string>& labels, const MetricSample& s, std::uint64_t id)
 {
     Observation o;
     o.id = id;

@@ -57,9 +57,9 @@ public:
     };
 
     struct Result {
-        std::vector<Event> events;            ///< observation ids refer to `evidence`
-        std::vector<Observation> evidence;    ///< the samples the events rest on (kind metrics)
-        std::vector<std::string> notes;       ///< dropped samples and the like
+        std::vector<Event> events;          ///< observation ids refer to `evidence`
+        std::vector<Observation> evidence;  ///< the samples the events rest on (kind metrics)
+        std::vector<std::string> notes;     ///< dropped samples and the like
     };
     /// Evaluates every rule; evidence observations get ids from `nextObservationId` on.
     Result finish(std::uint64_t& nextObservationId) const;
@@ -80,7 +80,7 @@ private:
     std::size_t m_maxSamples;
     std::size_t m_samples = 0;
     std::size_t m_dropped = 0;
-    std::map<std::string, Series> m_series;  ///< by series key
+    std::map<std::string, Series> m_series;                            ///< by series key
     mutable std::map<std::string, std::vector<std::size_t>> m_lookup;  ///< metric name -> matching rules
 
     const std::vector<std::size_t>& rulesFor(const std::string& metric) const;

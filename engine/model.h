@@ -94,7 +94,7 @@ struct Symptom {
     std::string link;
     TimeNs firstSeen = NoTime;
     TimeNs lastSeen = NoTime;
-    TimeNs origin = NoTime;  ///< estimated start of the fault (first_seen minus timeouts)
+    TimeNs origin = NoTime;                    ///< estimated start of the fault (first_seen minus timeouts)
     TimeSource timeSource = TimeSource::None;  ///< least certain source among its events
     std::uint32_t count = 0;
     SymptomStatus status = SymptomStatus::Active;

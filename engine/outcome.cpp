@@ -162,8 +162,8 @@ std::uint64_t decisiveObservation(const Symptom& s, const std::vector<Event>& ev
     return s.evidence.empty() ? 0 : s.evidence.front();
 }
 
-void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<Event>& events,
-                   const std::string& rule, Verdict& v)
+void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<Event>& events, const std::string& rule,
+                   Verdict& v)
 {
     const SymptomDef* def = catalog.symptom(s.name);
     const auto values = templateValues(s);
@@ -208,7 +208,7 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     step.rule = "OutcomeMapping";
     step.action = "map";
     if (best.empty()) {
-        v.action = {"collect more evidence (kernel logs, application logs, scheduler records) and re-run", "", 
+        v.action = {"collect more evidence (kernel logs, application logs, scheduler records) and re-run", "",
                     "no failure pattern of the catalog matched the evidence"};
         v.explanation = "No symptom was found; the verdict is unknown.";
         step.summary = "no active symptom: unknown";
@@ -230,8 +230,7 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
         tie = std::max(tie, u(perNode[0]) + u(perNode[1]));
     }
     const bool clearLead = perNode.size() == 1 ||
-                           (absoluteTime(*perNode[0]) && absoluteTime(*perNode[1]) &&
-                            perNode[1]->origin - perNode[0]->origin > tie);
+        (absoluteTime(*perNode[0]) && absoluteTime(*perNode[1]) && perNode[1]->origin - perNode[0]->origin > tie);
     if (clearLead) {
         fillRootCause(catalog, *perNode[0], events, rule, v);
         step.summary = "root cause " + perNode[0]->id + " -> " + v.terminalState + " / " + v.subDomain;
@@ -248,8 +247,8 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
             c.separatedBy = sep;
         v.subDomain = domains.size() == 1 ? *domains.begin() : "unknown";
         v.action = {"collect the evidence that separates the candidates, then re-run", "", sep};
-        v.explanation = std::to_string(perNode.size()) +
-                        " unrelated candidates on different nodes cannot be ordered: " + sep + ".";
+        v.explanation =
+            std::to_string(perNode.size()) + " unrelated candidates on different nodes cannot be ordered: " + sep + ".";
         step.summary = "ambiguous between " + std::to_string(perNode.size()) + " candidates";
     }
     step.details["terminal_state"] = v.terminalState;
@@ -273,9 +272,8 @@ void recordScope(const ExecutionContext& context, TraceSink& trace)
     step.details["platform"] = context.platform.empty() ? "unknown" : context.platform;
     step.details["source"] = context.source.empty() ? "none" : context.source;
     step.details["nodes"] = std::to_string(context.nodes.size());
-    step.summary = "workload " + step.details["workload"] + " (" + context.scheduler + ", " +
-                   step.details["nodes"] + " nodes, platform " + step.details["platform"] + ") from " +
-                   step.details["source"];
+    step.summary = "workload " + step.details["workload"] + " (" + context.scheduler + ", " + step.details["nodes"] +
+        " nodes, platform " + step.details["platform"] + ") from " + step.details["source"];
     trace.record(std::move(step));
 }
 

@@ -67,7 +67,7 @@ Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& targ
         // time (e.g. an unstamped NCCL line) is explained when the scope holds, and the step says so.
         c.windowChecked = false;
         c.windowOk = cause.origin != NoTime && cause.timeSource != TimeSource::BootRelative &&
-                     cause.timeSource != TimeSource::None;
+            cause.timeSource != TimeSource::None;
         c.values["window"] = c.windowOk ? "not checked: the target's time is unknown or boot-relative"
                                         : "not evaluated: the cause's time is unknown or boot-relative";
         c.values["target_origin_minus_cause"] = "unknown";
@@ -118,9 +118,9 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
     step.action = "evaluate";
     step.fired = false;
     step.summary = target.id + " not " + (rule.phase == "scrub" ? "scrubbed" : "demoted") + " by " + cause.id + ": " +
-                   (!c.scopeOk ? "outside scope " + std::string(toString(rule.scope))
-                               : "origin " + c.values.at("target_origin_minus_cause") + " outside window " +
-                                     c.values.at("window"));
+        (!c.scopeOk
+             ? "outside scope " + std::string(toString(rule.scope))
+             : "origin " + c.values.at("target_origin_minus_cause") + " outside window " + c.values.at("window"));
     trace.record(std::move(step));
 }
 

@@ -8,7 +8,6 @@ namespace attrib::engine {
 
 /// Applies `rule` to `symptoms` in place: every active cause demotes (or scrubs) the matching targets in
 /// scope and window. Records each firing and each non-firing evaluation (for "why didn't this fire").
-void applyRefineRule(const Catalog& catalog, const RefineRule& rule, std::vector<Symptom>& symptoms,
-                     TraceSink& trace);
+void applyRefineRule(const Catalog& catalog, const RefineRule& rule, std::vector<Symptom>& symptoms, TraceSink& trace);
 
 }  // namespace attrib::engine

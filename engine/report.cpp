@@ -44,8 +44,8 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
         rows.push_back({"Chosen by", rc.rule});
     }
     for (const auto& c : v.candidates)
-        rows.push_back({"Candidate", c.symptom + " on " + c.node + gpuText(c.gpu) + " at " + formatTime(c.time) +
-                                         ": " + c.summary});
+        rows.push_back({"Candidate",
+                        c.symptom + " on " + c.node + gpuText(c.gpu) + " at " + formatTime(c.time) + ": " + c.summary});
     if (!v.candidates.empty())
         rows.push_back({"Would separate", v.candidates.front().separatedBy});
     rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});
@@ -71,9 +71,8 @@ std::string reportText(const AnalysisResult& r)
     std::ostringstream out;
     out << "Bundle " << r.bundlePath;
     if (!r.context.workloadId.empty())
-        out << " (workload " << r.context.workloadId << ", " << r.context.scheduler << ", "
-            << r.context.nodes.size() << " nodes" << (r.context.platform.empty() ? "" : ", " + r.context.platform)
-            << ")";
+        out << " (workload " << r.context.workloadId << ", " << r.context.scheduler << ", " << r.context.nodes.size()
+            << " nodes" << (r.context.platform.empty() ? "" : ", " + r.context.platform) << ")";
     out << "\n\n";
     for (const auto& row : verdictRows(r)) {
         std::string label = row.label + ":";

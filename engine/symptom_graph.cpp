@@ -90,7 +90,8 @@ void assignRanks(std::vector<GraphNode>& nodes, std::vector<GraphRank>& ranks, T
         if (starts.empty() || t - starts.back() >= bucket)
             starts.push_back(t);
     for (std::size_t i = 0; i < starts.size(); ++i)
-        ranks.push_back({static_cast<int>(i), starts[i], clock(starts[i]) + " (" + offset(starts[i] - starts[0]) + ")"});
+        ranks.push_back(
+            {static_cast<int>(i), starts[i], clock(starts[i]) + " (" + offset(starts[i] - starts[0]) + ")"});
     bool unknown = false;
     for (auto& n : nodes) {
         if (!usableTime(n.time, n.timeSource)) {

@@ -16,9 +16,9 @@ void changeStatus(Symptom& s, SymptomStatus to, TraceStep step, const std::strin
     step.gpu = s.gpu;
     if (step.summary.empty())
         step.summary = s.id + " " + toString(to) + ": " + reason;
-    const auto kind = to == SymptomStatus::Scrubbed  ? SymptomChange::Kind::Scrubbed
-                      : to == SymptomStatus::Demoted ? SymptomChange::Kind::Demoted
-                                                     : SymptomChange::Kind::Promoted;
+    const auto kind = to == SymptomStatus::Scrubbed ? SymptomChange::Kind::Scrubbed
+        : to == SymptomStatus::Demoted              ? SymptomChange::Kind::Demoted
+                                                    : SymptomChange::Kind::Promoted;
     step.changes.push_back({kind, s.id, s.status, to, reason});
     s.statusRule = step.rule;
     trace.record(std::move(step));
@@ -191,8 +191,8 @@ std::vector<Symptom> buildNodeSymptoms(const Catalog& catalog, const std::vector
         step.action = "add";
         step.node = s.node;
         step.gpu = s.gpu;
-        step.summary = s.id + ": " + std::to_string(s.count) + " event(s), first at " +
-                       formatTime(s.firstSeen, s.timeSource);
+        step.summary =
+            s.id + ": " + std::to_string(s.count) + " event(s), first at " + formatTime(s.firstSeen, s.timeSource);
         step.events = s.events;
         step.changes.push_back({SymptomChange::Kind::Added, s.id, SymptomStatus::Active, SymptomStatus::Active,
                                 "raised by " + std::to_string(s.count) + " event(s)"});
@@ -245,8 +245,7 @@ void scrubSuperseded(const Catalog& catalog, std::vector<Symptom>& nodeSymptoms,
                 continue;
             if (s.gpu >= 0 && other.gpu >= 0 && s.gpu != other.gpu)
                 continue;
-            scrub(other, "ScrubSuperseded", "superseded by " + s.id + " on the same node", s.id, trace,
-                  "superseded");
+            scrub(other, "ScrubSuperseded", "superseded by " + s.id + " on the same node", s.id, trace, "superseded");
         }
     }
 }
@@ -256,8 +255,9 @@ void scrubSuperseded(const Catalog& catalog, std::vector<Symptom>& nodeSymptoms,
 std::vector<Symptom> scrubNodeSymptoms(const Catalog& catalog, std::vector<Symptom> symptoms, TraceSink& trace,
                                        const std::string& onlyRule)
 {
-    std::stable_sort(symptoms.begin(), symptoms.end(),
-                     [](const Symptom& a, const Symptom& b) { return std::tie(a.node, a.id) < std::tie(b.node, b.id); });
+    std::stable_sort(symptoms.begin(), symptoms.end(), [](const Symptom& a, const Symptom& b) {
+        return std::tie(a.node, a.id) < std::tie(b.node, b.id);
+    });
     std::vector<Symptom> out;
     auto begin = symptoms.begin();
     while (begin != symptoms.end()) {

@@ -24,10 +24,10 @@ const char* toString(SymptomChange::Kind kind);
 /// One rule step: what it looked at, what it bound, what it changed.
 struct TraceStep {
     std::uint32_t index = 0;
-    std::string phase;  ///< scope, collect, extract, early, symptoms, scrub, merge, refine, priority, outcome
-    std::string rule;   ///< rule id ("" for engine-internal steps)
-    std::string action; ///< what kind of step: match, burst, decode, emit, evaluate, demote, select, ...
-    bool fired = true;  ///< false for recorded non-firing evaluations (why-not)
+    std::string phase;   ///< scope, collect, extract, early, symptoms, scrub, merge, refine, priority, outcome
+    std::string rule;    ///< rule id ("" for engine-internal steps)
+    std::string action;  ///< what kind of step: match, burst, decode, emit, evaluate, demote, select, ...
+    bool fired = true;   ///< false for recorded non-firing evaluations (why-not)
     std::string summary;
     std::string node;
     int gpu = -1;
@@ -35,7 +35,7 @@ struct TraceStep {
     TimeNs windowStart = NoTime;
     TimeNs windowEnd = NoTime;
     std::map<std::string, std::string> details;  ///< captures and condition values
-    std::vector<std::uint64_t> events;            ///< events involved
+    std::vector<std::uint64_t> events;           ///< events involved
     std::vector<SymptomChange> changes;
 };
 

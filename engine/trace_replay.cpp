@@ -102,7 +102,8 @@ void TraceReplay::index()
                     splitSymptomId(change.symptom, h.base.name, h.base.node, h.base.gpu);
                 }
             }
-            h.entries.push_back({i, change.to, change.kind, step.rule, change.reason, causeOf(step, change), step.phase});
+            h.entries.push_back(
+                {i, change.to, change.kind, step.rule, change.reason, causeOf(step, change), step.phase});
         }
     }
     m_stepSymptoms.assign(trace.size(), {});
@@ -208,8 +209,8 @@ bool TraceReplay::hits(std::size_t index, const Breakpoint& bp) const
             return true;
     // Non-firing evaluations touch no symptom but name the ones they looked at.
     for (const char* key : {"target", "cause"})
-        if (auto it = step.details.find(key); it != step.details.end() && bp.kind == Breakpoint::Kind::Symptom &&
-                                              symptomMatches(it->second))
+        if (auto it = step.details.find(key);
+            it != step.details.end() && bp.kind == Breakpoint::Kind::Symptom && symptomMatches(it->second))
             return true;
     return false;
 }
@@ -272,7 +273,7 @@ AnalysisSnapshot TraceReplay::resultAt(std::size_t index) const
     if (!outcome || index == NoStep || index < *outcome) {
         copy->verdict = Verdict{};
         copy->verdict.explanation = "State after step " + std::to_string(index == NoStep ? 0 : index + 1) + " of " +
-                                    std::to_string(stepCount()) + ": the outcome has not been mapped yet.";
+            std::to_string(stepCount()) + ": the outcome has not been mapped yet.";
     }
     return copy;
 }

@@ -26,12 +26,12 @@ struct SymptomState {
     TimeNs firstSeen = NoTime;
     TimeSource timeSource = TimeSource::None;
     SymptomStatus status = SymptomStatus::Active;
-    std::string rule;      ///< rule that set the status (the adding rule while untouched)
-    std::string reason;    ///< reason recorded with the change
-    std::string causedBy;  ///< symptom id that explains it (demotion / scrub source), "" when none
-    std::string phase;     ///< phase of the step that set the status
-    std::size_t setAt = 0; ///< index of the step that last changed it
-    bool untouched = true; ///< no rule changed it since the step that added it
+    std::string rule;                      ///< rule that set the status (the adding rule while untouched)
+    std::string reason;                    ///< reason recorded with the change
+    std::string causedBy;                  ///< symptom id that explains it (demotion / scrub source), "" when none
+    std::string phase;                     ///< phase of the step that set the status
+    std::size_t setAt = 0;                 ///< index of the step that last changed it
+    bool untouched = true;                 ///< no rule changed it since the step that added it
     StepChange change = StepChange::None;  ///< change at the step asked for, against the step before
 };
 
@@ -101,7 +101,7 @@ private:
 
     AnalysisSnapshot m_result;
     std::vector<std::pair<std::string, History>> m_histories;  ///< sorted by id
-    std::vector<std::vector<std::size_t>> m_stepSymptoms;     ///< per step: history indexes it touches
+    std::vector<std::vector<std::size_t>> m_stepSymptoms;      ///< per step: history indexes it touches
 };
 
 /// Splits "name@node/gpuN" into its parts (name, node, gpu); node "" for "@job".

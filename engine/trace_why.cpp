@@ -23,8 +23,7 @@ std::string rootCauseClause(const TraceReplay& replay, const std::string& id)
     const auto outcome = replay.firstStepOfPhase("outcome");
     if (v.rootCause && v.rootCause->symptomId == id)
         return "; " + v.rootCause->rule + " ranked it first and " +
-               (outcome ? "step " + std::to_string(*outcome) : std::string("the outcome")) +
-               " chose it as the root cause";
+            (outcome ? "step " + std::to_string(*outcome) : std::string("the outcome")) + " chose it as the root cause";
     for (const auto& c : v.candidates)
         if (c.symptomId == id)
             return "; it is one of the ambiguous candidates";
@@ -59,7 +58,7 @@ WhyStatus whyStatus(const TraceReplay& replay, const std::string& symptomId, std
         const bool promoted = then && then->change == StepChange::Promoted;
         why.sentence = promoted ? symptomId + " was promoted back to active at " + stepRef(step) + ": " + state->reason
                                 : symptomId + " is active: " + stepRef(step) + " raised it (" + state->reason +
-                                      ") and no later rule demoted or scrubbed it";
+                ") and no later rule demoted or scrubbed it";
         why.sentence += (asOf == TraceReplay::NoStep ? rootCauseClause(replay, symptomId) : std::string()) + ".";
         break;
     }
@@ -116,7 +115,7 @@ Evaluation toEvaluation(const TraceStep& step)
         if (c.holds && !*c.holds)
             failed += (failed.empty() ? "" : "; ") + c.name + " failed (" + c.value + ")";
     e.sentence = "step " + std::to_string(step.index) + ": " + step.summary +
-                 (failed.empty() ? std::string() : " [" + failed + "]");
+        (failed.empty() ? std::string() : " [" + failed + "]");
     return e;
 }
 
@@ -131,7 +130,7 @@ std::string silentRuleSummary(const TraceReplay& replay, const std::string& rule
                 events += e.rule == ruleId;
             if (events > 0)
                 return ruleId + " is an extractor; it matched lines that became " + std::to_string(events) +
-                       " event(s) (extractors record no trace steps: see the evidence lines).";
+                    " event(s) (extractors record no trace steps: see the evidence lines).";
             std::string kinds;
             for (auto k : x.sources)
                 kinds += (kinds.empty() ? "" : ", ") + std::string(toString(k));
@@ -147,8 +146,9 @@ std::string silentRuleSummary(const TraceReplay& replay, const std::string& rule
         if (!known)
             return ruleId + " is not in the active catalog (unknown, or left out because an inline case failed).";
     }
-    return ruleId + " left no step in this trace: it had nothing to evaluate (no symptom of its phase, or not the "
-                    "priority table of this platform).";
+    return ruleId +
+        " left no step in this trace: it had nothing to evaluate (no symptom of its phase, or not the "
+        "priority table of this platform).";
 }
 
 }  // namespace
@@ -171,7 +171,7 @@ WhyNot whyNot(const TraceReplay& replay, const std::string& ruleId, const Catalo
         return why;
     }
     why.summary = ruleId + " fired " + std::to_string(why.firedSteps) + " time(s) and did not fire " +
-                  std::to_string(why.evaluations.size()) + " time(s)";
+        std::to_string(why.evaluations.size()) + " time(s)";
     if (!why.evaluations.empty())
         why.summary += "; first: " + why.evaluations.front().sentence;
     why.summary += ".";
@@ -188,12 +188,13 @@ std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind 
         look.rule = rule.id;
         look.phase = "extract";
         look.matched = matchRule(rule, text, look.captures);
-        look.summary = look.matched ? "matched; emits " + rule.event +
-                                          (rule.symptom.empty() ? std::string() : " -> " + rule.symptom)
-                                    : "pattern did not match";
+        look.summary = look.matched
+            ? "matched; emits " + rule.event + (rule.symptom.empty() ? std::string() : " -> " + rule.symptom)
+            : "pattern did not match";
         out.push_back(std::move(look));
     }
-    std::stable_sort(out.begin(), out.end(), [](const LineLook& a, const LineLook& b) { return a.matched > b.matched; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const LineLook& a, const LineLook& b) { return a.matched > b.matched; });
     return out;
 }
 

@@ -22,8 +22,7 @@ struct WhyStatus {
     std::optional<std::size_t> step;  ///< nullopt when the symptom never appears in the trace
     std::string sentence;
 };
-WhyStatus whyStatus(const TraceReplay& replay, const std::string& symptomId,
-                    std::size_t asOf = TraceReplay::NoStep);
+WhyStatus whyStatus(const TraceReplay& replay, const std::string& symptomId, std::size_t asOf = TraceReplay::NoStep);
 
 /// One condition of a rule evaluation with its value at evaluation time.
 struct Condition {

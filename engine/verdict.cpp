@@ -6,12 +6,20 @@
 
 namespace attrib::engine {
 
-const std::vector<std::string> TerminalStates = {"completed", "hardware_failure", "infrastructure_failure",
-    "application_failure", "user_error", "timeout", "cancelled", "preempted", "ambiguous", "unknown"};
+const std::vector<std::string> TerminalStates = {"completed",
+                                                 "hardware_failure",
+                                                 "infrastructure_failure",
+                                                 "application_failure",
+                                                 "user_error",
+                                                 "timeout",
+                                                 "cancelled",
+                                                 "preempted",
+                                                 "ambiguous",
+                                                 "unknown"};
 
-const std::vector<std::string> SubDomains = {"gpu", "gpu_memory", "nvlink", "nvswitch", "network", "host",
-    "storage", "scheduler", "container", "power_thermal", "application", "oom", "configuration", "comm_library",
-    "unknown"};
+const std::vector<std::string> SubDomains = {
+    "gpu",       "gpu_memory",    "nvlink",      "nvswitch", "network",       "host",         "storage", "scheduler",
+    "container", "power_thermal", "application", "oom",      "configuration", "comm_library", "unknown"};
 
 const char* engineVersion()
 {
@@ -34,8 +42,8 @@ const Symptom* AnalysisResult::symptom(const std::string& id) const
 
 const Event* AnalysisResult::event(std::uint64_t id) const
 {
-    auto it = std::lower_bound(events.begin(), events.end(), id,
-                               [](const Event& e, std::uint64_t v) { return e.id < v; });
+    auto it =
+        std::lower_bound(events.begin(), events.end(), id, [](const Event& e, std::uint64_t v) { return e.id < v; });
     return it != events.end() && it->id == id ? &*it : nullptr;
 }
 

@@ -24,7 +24,7 @@ struct RootCause {
     std::string link;
     TimeNs time = NoTime;
     std::string summary;
-    std::string rule;  ///< rule that chose it
+    std::string rule;                       ///< rule that chose it
     std::uint64_t decisiveObservation = 0;  ///< 0 = none
 };
 
@@ -66,8 +66,8 @@ struct Verdict {
 /// A bundle file as the engine knows it (path relative to the bundle root).
 struct BundleFile {
     std::string path;
-    std::string absolutePath;  ///< where to re-read evidence (empty inside archives)
-    std::string archiveMember; ///< member name when the file lives inside an archive
+    std::string absolutePath;   ///< where to re-read evidence (empty inside archives)
+    std::string archiveMember;  ///< member name when the file lives inside an archive
     std::uint64_t size = 0;
 };
 

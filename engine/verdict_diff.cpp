@@ -48,7 +48,7 @@ std::string VerdictDiff::headline() const
     const std::string b = side(terminalAfter, subDomainAfter, rootCauseAfter);
     if (a == b)
         return (symptoms.empty() ? "unchanged: " : "same verdict ") + b +
-               (symptoms.empty() ? std::string() : ", " + std::to_string(symptoms.size()) + " symptom(s) changed");
+            (symptoms.empty() ? std::string() : ", " + std::to_string(symptoms.size()) + " symptom(s) changed");
     return a + " -> " + b;
 }
 
@@ -77,7 +77,7 @@ VerdictDiff diffVerdicts(const AnalysisResult& before, const AnalysisResult& aft
     for (const auto& [id, pair] : all) {
         const auto [b, a] = pair;
         const bool changed = !b || !a || b->status != a->status ||
-                             (statusRuleChanges && b->status != SymptomStatus::Active && b->statusRule != a->statusRule);
+            (statusRuleChanges && b->status != SymptomStatus::Active && b->statusRule != a->statusRule);
         if (!changed)
             continue;
         SymptomDiff s;

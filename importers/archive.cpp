@@ -58,9 +58,10 @@ struct StreamMeter {
         }
         const double limit = budget ? budget->limits().maxCompressionRatio : ArchiveLimits().maxCompressionRatio;
         const std::uint64_t floor = budget ? budget->limits().ratioFloorBytes : ArchiveLimits().ratioFloorBytes;
-        if (compressed > 0 && produced > floor && static_cast<double>(produced) > limit * static_cast<double>(compressed))
-            return "decompression ratio over " + std::to_string(static_cast<long>(limit)) + ":1 (" + sizeText(produced) +
-                   " from " + sizeText(compressed) + "); stopped reading (zip bomb?)";
+        if (compressed > 0 && produced > floor &&
+            static_cast<double>(produced) > limit * static_cast<double>(compressed))
+            return "decompression ratio over " + std::to_string(static_cast<long>(limit)) + ":1 (" +
+                sizeText(produced) + " from " + sizeText(compressed) + "); stopped reading (zip bomb?)";
         return {};
     }
 };
@@ -129,7 +130,10 @@ ArchivePtr newArchiveReader()
     return a;
 }
 
-bool isFileEntry(archive_entry* entry) { return archive_entry_filetype(entry) == AE_IFREG; }
+bool isFileEntry(archive_entry* entry)
+{
+    return archive_entry_filetype(entry) == AE_IFREG;
+}
 
 std::string entryProblem(archive_entry* entry, std::string_view name)
 {
@@ -147,7 +151,7 @@ std::string entryProblem(archive_entry* entry, std::string_view name)
 
 std::uint64_t fileSize(const std::string& path)
 {
-    struct stat info {};
+    struct stat info { };
     return ::stat(path.c_str(), &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
 }
 
@@ -158,15 +162,18 @@ std::string DecompressionBudget::charge(std::uint64_t bytes)
     m_used += bytes;
     if (m_used > m_limits.maxDecompressedBytes)
         return "decompressed size cap of " + sizeText(m_limits.maxDecompressedBytes) +
-               " reached (AnalyzeOptions::maxDecompressedBytes); stopped reading";
+            " reached (AnalyzeOptions::maxDecompressedBytes); stopped reading";
     return {};
 }
 
 bool hasCompressionMagic(std::string_view h)
 {
     auto starts = [&](std::string_view magic) { return h.substr(0, magic.size()) == magic; };
-    return starts("\x1f\x8b") || starts("BZh") || starts(std::string_view("\xfd" "7zXZ\0", 6)) ||
-           starts("\x28\xb5\x2f\xfd") || starts("\x04\x22\x4d\x18");
+    return starts("\x1f\x8b") || starts("BZh") ||
+        starts(std::string_view("\xfd"
+                                "7zXZ\0",
+                                6)) ||
+        starts("\x28\xb5\x2f\xfd") || starts("\x04\x22\x4d\x18");
 }
 
 bool hasArchiveMagic(std::string_view h)
@@ -311,7 +318,7 @@ ArchiveListing listArchive(const std::string& path, const ArchiveLimits& limits)
             declared += m.size;
             if (declared > limits.maxDecompressedBytes) {
                 m.problem = "declares " + sizeText(m.size) + ", over the decompressed size cap of " +
-                            sizeText(limits.maxDecompressedBytes);
+                    sizeText(limits.maxDecompressedBytes);
                 listing.members.push_back(std::move(m));
                 listing.error = "listing stopped at a member over the decompressed size cap";
                 break;

@@ -59,7 +59,7 @@ bool isGpuHeader(std::string_view line)
         return false;
     const std::string_view id = line.substr(4);
     return id.find(':') != std::string_view::npos && id.find('.') != std::string_view::npos &&
-           id.find_first_not_of("0123456789abcdefABCDEF:.") == std::string_view::npos;
+        id.find_first_not_of("0123456789abcdefABCDEF:.") == std::string_view::npos;
 }
 
 /// One GPU block of `nvidia-smi -q`.
@@ -197,7 +197,9 @@ private:
             c = c == ' ' ? '_' : c;
         r.text = "nvidia-smi -q GPU " + std::to_string(m_gpuIndex++) + " pci " + m_gpu.pci;
         for (const auto& [k, v] : {std::pair<const char*, const std::string*>{"serial", &m_gpu.serial},
-                                   {"uuid", &m_gpu.uuid}, {"minor", &m_gpu.minor}, {"product", &product}})
+                                   {"uuid", &m_gpu.uuid},
+                                   {"minor", &m_gpu.minor},
+                                   {"product", &product}})
             if (!v->empty())
                 r.text += std::string(" ") + k + " " + *v;
         return m_sink(r);

@@ -116,9 +116,8 @@ void addArchiveMembers(const std::string& absolute, const std::string& prefix, c
         out.push_back(std::move(entry));
     }
     if (!listing.error.empty()) {
-        BundleEntry entry = makeEntry(prefix.empty() ? fs::path(absolute).filename().string()
-                                                     : prefix.substr(0, prefix.size() - 1),
-                                      absolute);
+        BundleEntry entry = makeEntry(
+            prefix.empty() ? fs::path(absolute).filename().string() : prefix.substr(0, prefix.size() - 1), absolute);
         entry.problem = listing.error;
         entry.metadata = false;
         out.push_back(std::move(entry));
@@ -151,9 +150,9 @@ void addFolderEntry(const fs::directory_entry& item, const std::string& root, co
     if (fs::is_symlink(status)) {
         const auto target = fs::status(path, sec);
         if (sec || !fs::is_regular_file(target)) {
-            entry.problem = sec                          ? "broken or looping symbolic link: " + sec.message()
-                            : fs::is_directory(target) ? "symbolic link to a folder: not followed"
-                                                       : "symbolic link to something that is not a regular file";
+            entry.problem = sec            ? "broken or looping symbolic link: " + sec.message()
+                : fs::is_directory(target) ? "symbolic link to a folder: not followed"
+                                           : "symbolic link to something that is not a regular file";
             out.push_back(std::move(entry));
             return;
         }
@@ -165,9 +164,9 @@ void addFolderEntry(const fs::directory_entry& item, const std::string& root, co
     entry.file.size = fs::file_size(path, sec);
     auto mtime = fs::last_write_time(path, sec);
     if (!sec)
-        entry.mtime = std::chrono::duration_cast<std::chrono::seconds>(
-                          std::chrono::file_clock::to_sys(mtime).time_since_epoch())
-                          .count();
+        entry.mtime =
+            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::file_clock::to_sys(mtime).time_since_epoch())
+                .count();
     if (::access(path.c_str(), R_OK) != 0)
         entry.problem = "permission denied";
     else if (!entry.metadata && probeFile(path.string()) == Container::Archive)
@@ -202,8 +201,7 @@ std::vector<BundleEntry> listBundle(const std::string& root, const ArchiveLimits
     return out;
 }
 
-std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits,
-                                           std::string& error)
+std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits, std::string& error)
 {
     std::vector<BundleEntry> out;
     addArchiveMembers(archive, "", limits, true, out);

@@ -16,10 +16,10 @@ namespace attrib::importers {
 /// A file found in the bundle, with the hints its path gives.
 struct BundleEntry {
     engine::BundleFile file;
-    std::string nodeHint;  ///< from a nodes/<host>/ folder (or <host>/ under a "nodes" style layout)
-    int rankHint = -1;     ///< from a file name such as rank-11.log or rank11.out
-    std::string problem;   ///< why it cannot be read (unreadable, special file, link loop), "" if fine
-    bool metadata = false; ///< a sample's expected.json / LESSON.md: listed, never analysed
+    std::string nodeHint;    ///< from a nodes/<host>/ folder (or <host>/ under a "nodes" style layout)
+    int rankHint = -1;       ///< from a file name such as rank-11.log or rank11.out
+    std::string problem;     ///< why it cannot be read (unreadable, special file, link loop), "" if fine
+    bool metadata = false;   ///< a sample's expected.json / LESSON.md: listed, never analysed
     std::int64_t mtime = 0;  ///< seconds since epoch
 };
 
@@ -31,8 +31,7 @@ std::vector<BundleEntry> listBundle(const std::string& root, const ArchiveLimits
 
 /// Lists an archive bundle (.tar, .tar.gz/.tgz, .zip): its members, with a single top-level folder removed
 /// from their paths. Rejected members (absolute paths, `..`, links) are listed with a problem.
-std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits,
-                                           std::string& error);
+std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits, std::string& error);
 
 /// Reads workload.json from the bytes of the file (for bundles inside archives).
 std::string readWorkloadText(const std::string& text, engine::ExecutionContext& context,

@@ -37,8 +37,8 @@ ReadFn openBundleFile(const engine::BundleFile& file, std::string& error, ErrorS
     if (!streamError)
         streamError = std::make_shared<std::string>();
     ReadFn raw = file.archiveMember.empty()
-                     ? fileReader(file.absolutePath, error)
-                     : archiveMemberReader(file.absolutePath, file.archiveMember, nullptr, streamError, error);
+        ? fileReader(file.absolutePath, error)
+        : archiveMemberReader(file.absolutePath, file.archiveMember, nullptr, streamError, error);
     if (!raw)
         return {};
     bool compressed = false;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading one bundle entry: decompress, sniff, parse into records, keep what extractors match.
-#include "importers/timestamps.h"
 #include "importers/collector.h"
+#include "importers/timestamps.h"
 
 #include "engine/json_util.h"
 #include "importers/bundle_access.h"

@@ -22,7 +22,10 @@ bool carriesTime(SourceKind kind)
 }
 
 /// Seconds since boot that can be shifted by a boot time without overflow (dmesg caps at 4e9 s).
-bool plausibleUptime(TimeNs t) { return t >= 0 && t <= 4'000'000'000LL * NsPerSec; }
+bool plausibleUptime(TimeNs t)
+{
+    return t >= 0 && t <= 4'000'000'000LL * NsPerSec;
+}
 
 }  // namespace
 
@@ -55,7 +58,7 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
         text += " (" + stats.notes.front() + ")";
     cov.errors.push_back(std::move(text));
     const bool onlyUntimed = problems.size() == 1 && fs.lastTime == NoTime && !stats.error && stats.skipped == 0 &&
-                             stats.truncated == 0 && stats.nulLines == 0 && stats.invalidUtf8 == 0;
+        stats.truncated == 0 && stats.nulLines == 0 && stats.invalidUtf8 == 0;
     if (!onlyUntimed)  // a file without stamps is still fully read: its lines keep their order
         cov.status = stats.error && stats.lines == 0 ? CoverageStatus::Errored : CoverageStatus::Partial;
 }

@@ -9,7 +9,10 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool startsWithDigit(std::string_view s) { return !s.empty() && s[0] >= '0' && s[0] <= '9'; }
+bool startsWithDigit(std::string_view s)
+{
+    return !s.empty() && s[0] >= '0' && s[0] <= '9';
+}
 
 class KernelRingParser final : public LineParser {
 public:
@@ -254,19 +257,34 @@ std::unique_ptr<LineParser> makeSyslogParser(const TimeHints& hints)
     return std::make_unique<SyslogParser>(hints.year);
 }
 
-std::unique_ptr<LineParser> makeAppParser(const TimeHints& hints) { return std::make_unique<AppParser>(hints.year); }
+std::unique_ptr<LineParser> makeAppParser(const TimeHints& hints)
+{
+    return std::make_unique<AppParser>(hints.year);
+}
 
 std::unique_ptr<LineParser> makeSlurmOutParser(const TimeHints& hints)
 {
     return std::make_unique<SlurmOutParser>(hints.year);
 }
 
-std::unique_ptr<LineParser> makeSlurmDaemonParser() { return std::make_unique<SlurmDaemonParser>(); }
+std::unique_ptr<LineParser> makeSlurmDaemonParser()
+{
+    return std::make_unique<SlurmDaemonParser>();
+}
 
-std::unique_ptr<LineParser> makeFabricManagerParser() { return std::make_unique<FabricManagerParser>(); }
+std::unique_ptr<LineParser> makeFabricManagerParser()
+{
+    return std::make_unique<FabricManagerParser>();
+}
 
-std::unique_ptr<LineParser> makeRfc5424Parser() { return std::make_unique<Rfc5424Parser>(); }
+std::unique_ptr<LineParser> makeRfc5424Parser()
+{
+    return std::make_unique<Rfc5424Parser>();
+}
 
-std::unique_ptr<LineParser> makePlainParser() { return std::make_unique<PlainParser>(); }
+std::unique_ptr<LineParser> makePlainParser()
+{
+    return std::make_unique<PlainParser>();
+}
 
 }  // namespace attrib::importers::detail

@@ -13,7 +13,10 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /// A non-negative decimal of at most `maxDigits` digits at `pos`.
 bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits = 9)
@@ -28,9 +31,15 @@ bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigi
     return true;
 }
 
-bool at(std::string_view s, std::size_t pos, char c) { return pos < s.size() && s[pos] == c; }
+bool at(std::string_view s, std::size_t pos, char c)
+{
+    return pos < s.size() && s[pos] == c;
+}
 
-bool isGlogLevel(char c) { return c == 'I' || c == 'W' || c == 'E' || c == 'F'; }
+bool isGlogLevel(char c)
+{
+    return c == 'I' || c == 'W' || c == 'E' || c == 'F';
+}
 
 /// `[rank3]:` plus the one space PyTorch puts before Python output (indentation after it is kept).
 bool stripRank(std::string_view& s, int& rank)
@@ -50,10 +59,9 @@ bool stripMpi(std::string_view& s, int& rank)
     std::size_t pos = 1;
     int job = 0;
     int value = 0;
-    if (!at(s, 0, '[') || !readInt(s, pos, job) || !at(s, pos++, ',') || !readInt(s, pos, value)
-        || !at(s, pos++, ']'))
+    if (!at(s, 0, '[') || !readInt(s, pos, job) || !at(s, pos++, ',') || !readInt(s, pos, value) || !at(s, pos++, ']'))
         return false;
-    static constexpr std::array<std::string_view, 3> streams = { "<stdout>:", "<stderr>:", "<stddiag>:" };
+    static constexpr std::array<std::string_view, 3> streams = {"<stdout>:", "<stderr>:", "<stddiag>:"};
     for (const auto stream : streams) {
         if (startsWith(s.substr(pos), stream)) {
             rank = value;
@@ -207,7 +215,10 @@ int YearTracker::yearFor(int month)
     return m_year;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool startsWith(std::string_view s, std::string_view prefix)
+{
+    return s.substr(0, prefix.size()) == prefix;
+}
 
 std::string_view skipSpaces(std::string_view s)
 {
@@ -232,8 +243,8 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
     int pid = 0;
     int tid = 0;
     int device = 0;
-    if (!readInt(s, pos, pid) || !at(s, pos++, ':') || !readInt(s, pos, tid) || !at(s, pos++, ' ')
-        || !at(s, pos++, '[') || !readInt(s, pos, device, 4) || !at(s, pos, ']'))
+    if (!readInt(s, pos, pid) || !at(s, pos++, ':') || !readInt(s, pos, tid) || !at(s, pos++, ' ') ||
+        !at(s, pos++, '[') || !readInt(s, pos, device, 4) || !at(s, pos, ']'))
         return false;
     host = s.substr(0, colon);
     gpu = device;
@@ -260,9 +271,17 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
 
 bool hasAppMarker(std::string_view line)
 {
-    static constexpr std::array<std::string_view, 11> markers = { "Traceback (most recent call last):",
-        "torch.distributed", "ProcessGroupNCCL", " NCCL WARN ", " NCCL INFO ", "NCCL error", "CUDA error",
-        "ChildFailedError", "torchrun", "RuntimeError: ", "CUDA out of memory" };
+    static constexpr std::array<std::string_view, 11> markers = {"Traceback (most recent call last):",
+                                                                 "torch.distributed",
+                                                                 "ProcessGroupNCCL",
+                                                                 " NCCL WARN ",
+                                                                 " NCCL INFO ",
+                                                                 "NCCL error",
+                                                                 "CUDA error",
+                                                                 "ChildFailedError",
+                                                                 "torchrun",
+                                                                 "RuntimeError: ",
+                                                                 "CUDA out of memory"};
     for (const auto marker : markers)
         if (line.find(marker) != std::string_view::npos)
             return true;

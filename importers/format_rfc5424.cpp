@@ -8,7 +8,10 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /// The next space-delimited token; advances `s` past it and one space. Empty when `s` is exhausted.
 std::string_view takeToken(std::string_view& s)
@@ -95,8 +98,8 @@ bool stripHostPrefix(std::string_view& s, std::string_view& host)
     std::size_t pos = 0;
     while (pos < s.size() && pos < 128) {
         const char c = s[pos];
-        const bool hostChar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '-' ||
-                              c == '.' || c == '_';
+        const bool hostChar =
+            (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '-' || c == '.' || c == '_';
         if (!hostChar)
             break;
         ++pos;

@@ -8,7 +8,10 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+bool isSpace(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
 
 std::size_t skipSpaces(std::string_view t, std::size_t i)
 {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Kubernetes events and Kueue Workloads as scheduler-history records, and the JSON document reader that
 // dispatches sacct --json, events lists and workload lists element by element.
-#include "importers/timestamps.h"
 #include "importers/json_spans.h"
 #include "importers/scheduler_records.h"
+#include "importers/timestamps.h"
 
 #include "engine/json_util.h"
 
@@ -43,8 +43,8 @@ bool kubeEventRecords(const nlohmann::json& event, const Record& base, const Rec
     if (!jsonString(object, "namespace").empty())
         what += "/" + jsonString(object, "namespace");
     what += "/" + jsonString(object, "name");
-    r.text = oneLine("k8s event " + jsonString(event, "type") + " " + jsonString(event, "reason") + " " + what +
-                     ": " + jsonString(event, "message"));
+    r.text = oneLine("k8s event " + jsonString(event, "type") + " " + jsonString(event, "reason") + " " + what + ": " +
+                     jsonString(event, "message"));
     r.host = jsonString(source, "host");
     if (r.host.empty() && jsonString(object, "kind") == "Node")
         r.host = jsonString(object, "name");
@@ -59,8 +59,8 @@ bool kubeEventRecords(const nlohmann::json& event, const Record& base, const Rec
     return sink(copy);
 }
 
-bool kueueWorkloadRecords(const nlohmann::json& workload, std::string_view text, std::size_t begin,
-                          std::size_t end, const LineIndex& lines, const RecordSink& sink, ReaderStats& stats)
+bool kueueWorkloadRecords(const nlohmann::json& workload, std::string_view text, std::size_t begin, std::size_t end,
+                          const LineIndex& lines, const RecordSink& sink, ReaderStats& stats)
 {
     if (!workload.is_object())
         return true;
@@ -164,8 +164,8 @@ ReaderStats readJsonDocument(const ReadFn& read, const Sniffed& sniffed, const R
             break;
         if (text.size() + static_cast<std::size_t>(got) > options.maxDocumentBytes) {
             stats.error = true;
-            stats.errorText = "JSON document larger than " + std::to_string(options.maxDocumentBytes >> 20) +
-                              " MiB; not parsed";
+            stats.errorText =
+                "JSON document larger than " + std::to_string(options.maxDocumentBytes >> 20) + " MiB; not parsed";
             return stats;
         }
         text.append(chunk.data(), static_cast<std::size_t>(got));

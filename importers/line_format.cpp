@@ -25,14 +25,17 @@ constexpr std::size_t ClassCount = static_cast<std::size_t>(LineClass::Count);
 constexpr std::size_t SniffLines = 50;
 
 struct Tally {
-    std::array<int, ClassCount> lines {};
-    std::array<int, ClassCount> kernel {};  ///< syslog-style lines whose tag is `kernel`
+    std::array<int, ClassCount> lines{};
+    std::array<int, ClassCount> kernel{};  ///< syslog-style lines whose tag is `kernel`
     int seen = 0;
 
     int& count(LineClass c) { return lines[static_cast<std::size_t>(c)]; }
 };
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /// RFC 3164 or ISO syslog line: `stamp host tag: body`. ISO lines without a tag are application lines
 /// that a collector stamped, so they are left to the application check.
@@ -182,22 +185,15 @@ bool hinted(LineClass cls, const std::string& name)
     const auto has = [&name](std::string_view word) { return name.find(word) != std::string::npos; };
     switch (cls) {
     case LineClass::DmesgT:
-    case LineClass::DmesgRaw:
-        return has("dmesg") || has("kern");
+    case LineClass::DmesgRaw: return has("dmesg") || has("kern");
     case LineClass::Rfc3164:
     case LineClass::Iso:
-    case LineClass::Rfc5424:
-        return has("syslog") || has("messages") || has("kern") || has("journal");
-    case LineClass::Fabric:
-        return has("fabric");
-    case LineClass::SlurmDaemon:
-        return has("slurm");
-    case LineClass::SlurmOut:
-        return has("slurm") || has(".out") || has(".err");
-    case LineClass::App:
-        return has("rank") || has("train") || has("worker");
-    default:
-        return false;
+    case LineClass::Rfc5424: return has("syslog") || has("messages") || has("kern") || has("journal");
+    case LineClass::Fabric: return has("fabric");
+    case LineClass::SlurmDaemon: return has("slurm");
+    case LineClass::SlurmOut: return has("slurm") || has(".out") || has(".err");
+    case LineClass::App: return has("rank") || has("train") || has("worker");
+    default: return false;
     }
 }
 
@@ -229,25 +225,29 @@ LineClass bestClass(Tally& tally, std::string_view path)
     return best;
 }
 
-Sniffed unknown(std::string reason) { return Sniffed { SourceKind::Unknown, {}, std::move(reason) }; }
+Sniffed unknown(std::string reason)
+{
+    return Sniffed{SourceKind::Unknown, {}, std::move(reason)};
+}
 
 Sniffed describe(LineClass cls, Tally& tally)
 {
-    static constexpr std::array<const char*, ClassCount> formats = { "dmesg-T", "dmesg-raw", "fabricmanager",
-        "slurm-daemon", "rfc3164", "iso8601", "rfc5424", "slurm-out", "app" };
-    static constexpr std::array<const char*, ClassCount> what = { "dmesg -T stamps", "dmesg raw stamps",
-        "Fabric Manager stamps", "Slurm daemon stamps", "RFC 3164 syslog lines", "ISO 8601 syslog lines",
-        "RFC 5424 syslog lines", "srun/slurmstepd lines", "application log lines" };
-    static constexpr std::array<SourceKind, ClassCount> kinds = { SourceKind::Kernel, SourceKind::Kernel,
-        SourceKind::FabricManager, SourceKind::Slurm, SourceKind::Syslog, SourceKind::Syslog, SourceKind::Syslog,
-        SourceKind::Slurm, SourceKind::App };
+    static constexpr std::array<const char*, ClassCount> formats = {
+        "dmesg-T", "dmesg-raw", "fabricmanager", "slurm-daemon", "rfc3164", "iso8601", "rfc5424", "slurm-out", "app"};
+    static constexpr std::array<const char*, ClassCount> what = {
+        "dmesg -T stamps",       "dmesg raw stamps",      "Fabric Manager stamps",
+        "Slurm daemon stamps",   "RFC 3164 syslog lines", "ISO 8601 syslog lines",
+        "RFC 5424 syslog lines", "srun/slurmstepd lines", "application log lines"};
+    static constexpr std::array<SourceKind, ClassCount> kinds = {
+        SourceKind::Kernel, SourceKind::Kernel, SourceKind::FabricManager, SourceKind::Slurm, SourceKind::Syslog,
+        SourceKind::Syslog, SourceKind::Syslog, SourceKind::Slurm,         SourceKind::App};
     const auto i = static_cast<std::size_t>(cls);
-    Sniffed result { kinds[i], formats[i], {} };
-    if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso || cls == LineClass::Rfc5424)
-        && tally.kernel[i] * 2 > tally.lines[i])
+    Sniffed result{kinds[i], formats[i], {}};
+    if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso || cls == LineClass::Rfc5424) &&
+        tally.kernel[i] * 2 > tally.lines[i])
         result.kind = SourceKind::Kernel;
-    result.reason = std::string(what[i]) + ": " + std::to_string(tally.lines[i]) + " of " + std::to_string(tally.seen)
-        + " lines";
+    result.reason =
+        std::string(what[i]) + ": " + std::to_string(tally.lines[i]) + " of " + std::to_string(tally.seen) + " lines";
     return result;
 }
 

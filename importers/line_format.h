@@ -28,7 +28,7 @@ struct Sniffed {
 
 /// Facts a parser needs to turn partial stamps into absolute times.
 struct TimeHints {
-    int year = 0;                 ///< year for stamps without one (from workload.json or file mtime)
+    int year = 0;                      ///< year for stamps without one (from workload.json or file mtime)
     TimeNs bootTime = engine::NoTime;  ///< wall time of boot for raw dmesg seconds, when known
 };
 
@@ -36,14 +36,14 @@ struct TimeHints {
 struct ParsedLine {
     TimeNs time = engine::NoTime;
     TimeSource timeSource = TimeSource::None;
-    std::string_view host;  ///< host named by the line itself (syslog host, NCCL prefix), may be empty
-    int rank = -1;          ///< global rank from launcher prefixes ([rank3]:, [1,2]<stdout>:, "3: ")
-    int gpu = -1;           ///< local CUDA device from the NCCL `[n]` field
-    std::string_view text;  ///< message body with timestamp / launcher prefixes removed
+    std::string_view host;           ///< host named by the line itself (syslog host, NCCL prefix), may be empty
+    int rank = -1;                   ///< global rank from launcher prefixes ([rank3]:, [1,2]<stdout>:, "3: ")
+    int gpu = -1;                    ///< local CUDA device from the NCCL `[n]` field
+    std::string_view text;           ///< message body with timestamp / launcher prefixes removed
     TimeNs uptime = engine::NoTime;  ///< seconds since boot the line carries (raw dmesg, forwarded printk stamp)
-    bool stamped = false;   ///< the line began with its format's stamp or header (false: a continuation line)
-    bool indented = false;  ///< the message body after the stamp/header began with indentation (2+ blanks)
-    std::string_view tag;   ///< syslog tag / RFC 5424 app-name (`kernel`, `systemd-networkd[2385]`), may be empty
+    bool stamped = false;            ///< the line began with its format's stamp or header (false: a continuation line)
+    bool indented = false;           ///< the message body after the stamp/header began with indentation (2+ blanks)
+    std::string_view tag;  ///< syslog tag / RFC 5424 app-name (`kernel`, `systemd-networkd[2385]`), may be empty
 };
 
 /// Parses the lines of one file format. Stateful per file (e.g. remembers the last year seen).

@@ -180,7 +180,7 @@ ReadFn fileReader(const std::string& path, std::string& error)
         return {};
     }
     auto holder = std::make_shared<FdHolder>(fd);
-    struct stat info {};
+    struct stat info { };
     if (::fstat(fd, &info) != 0) {
         error = errnoText(errno);
         return {};

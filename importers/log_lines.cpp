@@ -18,13 +18,16 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isAppFormat(const std::string& format) { return format == "app" || format == "slurm-out"; }
+bool isAppFormat(const std::string& format)
+{
+    return format == "app" || format == "slurm-out";
+}
 
 /// Formats whose every record starts with a stamp or header, so that a line without one continues a record.
 bool isStampedFormat(const std::string& f)
 {
     return f == "dmesg-raw" || f == "dmesg-T" || f == "rfc3164" || f == "iso8601" || f == "rfc5424" ||
-           f == "slurm-daemon" || f == "fabricmanager";
+        f == "slurm-daemon" || f == "fabricmanager";
 }
 
 /// Terminal-wrap joining and per-rank Python traceback joining for application logs.
@@ -63,8 +66,8 @@ public:
         }
         fillRecord(m_line, raw, parsed);
         if (m_jobOutput)
-            m_line.kind = isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm
-                                                                         : engine::SourceKind::App;
+            m_line.kind =
+                isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm : engine::SourceKind::App;
         if (m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {
             std::swap(m_wrapped, m_line);
             m_wrapping = true;
@@ -92,7 +95,7 @@ private:
         std::string_view host;
         int gpu = -1;
         return !clean.empty() && stripAppPrefixes(clean, years, parsed) == 0 && !matchNcclPrefix(clean, host, gpu) &&
-               !isSlurmLine(clean);
+            !isSlurmLine(clean);
     }
 
     bool logical(Record& rec)

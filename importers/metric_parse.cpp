@@ -12,8 +12,14 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isNameStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':'; }
-bool isNameChar(char c) { return isNameStart(c) || (c >= '0' && c <= '9'); }
+bool isNameStart(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+bool isNameChar(char c)
+{
+    return isNameStart(c) || (c >= '0' && c <= '9');
+}
 
 std::string_view trim(std::string_view s)
 {
@@ -106,8 +112,9 @@ bool parseNumberCell(std::string_view cell, double& value)
 {
     cell = trim(cell);
     std::size_t end = 0;
-    while (end < cell.size() && (std::isdigit(static_cast<unsigned char>(cell[end])) || cell[end] == '.' ||
-                                 cell[end] == '-' || cell[end] == '+' || cell[end] == 'e' || cell[end] == 'E'))
+    while (end < cell.size() &&
+           (std::isdigit(static_cast<unsigned char>(cell[end])) || cell[end] == '.' || cell[end] == '-' ||
+            cell[end] == '+' || cell[end] == 'e' || cell[end] == 'E'))
         ++end;
     return end > 0 && parseDouble(cell.substr(0, end), value);
 }

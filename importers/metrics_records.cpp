@@ -104,8 +104,9 @@ struct CsvLayout {
 
 bool isLabelColumn(const std::string& key)
 {
-    static const char* const names[] = {"device", "port", "uuid", "name", "pci.bus_id", "serial", "job", "jobid",
-                                        "pod", "namespace", "container", "link", "hca", "interface"};
+    static const char* const names[] = {"device",    "port", "uuid",  "name",     "pci.bus_id",
+                                        "serial",    "job",  "jobid", "pod",      "namespace",
+                                        "container", "link", "hca",   "interface"};
     for (const char* n : names)
         if (key == n)
             return true;
@@ -127,11 +128,12 @@ CsvLayout layoutOf(const std::vector<std::string>& header)
             name.resize(unit);  // nvidia-smi: `power.draw [W]`
         const std::string key = lower(name);
         const int col = static_cast<int>(i);
-        if (l.time < 0 && (key == "timestamp" || key == "time" || key == "ts" || key == "date" ||
-                           key == "datetime" || key == "@timestamp"))
+        if (l.time < 0 &&
+            (key == "timestamp" || key == "time" || key == "ts" || key == "date" || key == "datetime" ||
+             key == "@timestamp"))
             l.time = col;
-        else if (l.host < 0 && (key == "host" || key == "hostname" || key == "node" || key == "instance" ||
-                                key == "nodename"))
+        else if (l.host < 0 &&
+                 (key == "host" || key == "hostname" || key == "node" || key == "instance" || key == "nodename"))
             l.host = col;
         else if (l.gpu < 0 && (key == "gpu" || key == "index" || key == "gpu_index"))
             l.gpu = col;
@@ -161,7 +163,9 @@ ReaderStats readMetricCsv(const ReadFn& read, const ReaderOptions& options, cons
             haveHeader = true;
             return true;
         }
-        auto at = [&](int i) { return i >= 0 && static_cast<std::size_t>(i) < cells.size() ? cells[i] : std::string(); };
+        auto at = [&](int i) {
+            return i >= 0 && static_cast<std::size_t>(i) < cells.size() ? cells[i] : std::string();
+        };
         const TimeNs time = parseTimeCell(at(layout.time));
         std::map<std::string, std::string> base;
         if (layout.host >= 0)
@@ -172,7 +176,7 @@ ReaderStats readMetricCsv(const ReadFn& read, const ReaderOptions& options, cons
         for (std::size_t i = 0; i < cells.size() && i < layout.names.size(); ++i) {
             const int col = static_cast<int>(i);
             const bool identity = col == layout.time || col == layout.host || col == layout.gpu ||
-                                  col == layout.metric || col == layout.value;
+                col == layout.metric || col == layout.value;
             if (!identity && (longForm || layout.label[i]))
                 base[layout.names[i]] = cells[i];
         }

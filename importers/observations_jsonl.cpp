@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // observations.jsonl: pre-normalized observations, one JSON object per line (the Service's input format, see
 // docs/observations.md). An optional {"context": {...}} line carries the workload (workload.json fields).
-#include "importers/timestamps.h"
 #include "importers/json_spans.h"
 #include "importers/records.h"
+#include "importers/timestamps.h"
 
 #include "engine/json_util.h"
 
@@ -37,8 +37,10 @@ TimeNs timeOf(const nlohmann::json& j)
 void contextRecord(const nlohmann::json& c, Record& r)
 {
     r.kind = SourceKind::Accounting;
-    const char* keys[][2] = {{"id", "context.job"},       {"scheduler", "context.scheduler"},
-                             {"start", "context.start"},  {"end", "context.end"},
+    const char* keys[][2] = {{"id", "context.job"},
+                             {"scheduler", "context.scheduler"},
+                             {"start", "context.start"},
+                             {"end", "context.end"},
                              {"platform", "context.platform"}};
     for (const auto& [from, to] : keys)
         if (const std::string v = jsonString(c, from); !v.empty())

@@ -139,8 +139,9 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
             }
             if (raw.truncated) {
                 if (++stats.truncated == 1)
-                    stats.note(raw.number, "line of " + std::to_string(raw.fullLength) + " bytes cut to " +
-                                               std::to_string(raw.bytes.size()));
+                    stats.note(raw.number,
+                               "line of " + std::to_string(raw.fullLength) + " bytes cut to " +
+                                   std::to_string(raw.bytes.size()));
             }
             if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)
                 stats.note(raw.number, "invalid UTF-8 (replaced with U+FFFD where kept)");

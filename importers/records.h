@@ -16,9 +16,9 @@
 namespace attrib::importers {
 
 struct Record {
-    std::uint64_t line = 0;    ///< 1-based line of the record's first line
-    std::uint64_t offset = 0;  ///< byte offset of its first byte (in the decompressed stream)
-    std::uint64_t length = 0;  ///< bytes it spans (a joined record spans all its lines)
+    std::uint64_t line = 0;                 ///< 1-based line of the record's first line
+    std::uint64_t offset = 0;               ///< byte offset of its first byte (in the decompressed stream)
+    std::uint64_t length = 0;               ///< bytes it spans (a joined record spans all its lines)
     SourceKind kind = SourceKind::Unknown;  ///< Unknown: the file's sniffed kind
     TimeNs time = engine::NoTime;
     TimeSource timeSource = TimeSource::None;
@@ -26,7 +26,7 @@ struct Record {
     std::string host;
     int rank = -1;
     int gpu = -1;
-    std::string text;      ///< what extractors match
+    std::string text;        ///< what extractors match
     bool truncated = false;  ///< the line was longer than the cap; `fullLength` is its real size
     std::uint64_t fullLength = 0;
     // Metric samples (text empty)
@@ -40,27 +40,27 @@ struct Record {
 using RecordSink = std::function<bool(Record&)>;
 
 struct ReaderOptions {
-    std::size_t maxLineBytes = 1 << 20;        ///< longer lines are cut (with a truncation note)
-    std::size_t maxDocumentBytes = 64 << 20;   ///< JSON documents larger than this are not parsed
-    std::size_t wrapWidth = 0;                 ///< terminal width the file was wrapped at (0 = not wrapped)
-    std::size_t maxJoinedLines = 1000;         ///< continuation lines joined into one record at most
-    std::size_t chunkBytes = 1 << 20;          ///< read buffer size (reused for the whole file)
+    std::size_t maxLineBytes = 1 << 20;       ///< longer lines are cut (with a truncation note)
+    std::size_t maxDocumentBytes = 64 << 20;  ///< JSON documents larger than this are not parsed
+    std::size_t wrapWidth = 0;                ///< terminal width the file was wrapped at (0 = not wrapped)
+    std::size_t maxJoinedLines = 1000;        ///< continuation lines joined into one record at most
+    std::size_t chunkBytes = 1 << 20;         ///< read buffer size (reused for the whole file)
 };
 
 /// What reading one file found besides its records.
 struct ReaderStats {
     std::uint64_t lines = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t skipped = 0;        ///< lines that could not be used (binary garbage, malformed rows)
-    std::uint64_t truncated = 0;      ///< lines cut at maxLineBytes
-    std::uint64_t nulLines = 0;       ///< lines holding NUL bytes (the text after the last NUL run is kept)
-    std::uint64_t invalidUtf8 = 0;    ///< lines with invalid UTF-8 (kept; replaced when stored)
-    std::uint64_t joined = 0;         ///< physical lines merged into a previous record
-    std::uint64_t stamped = 0;        ///< records that carried their own time
-    std::vector<std::string> notes;   ///< "line N: what" for the first problems
-    bool error = false;               ///< reading stopped on an error (I/O, decompression, limits)
+    std::uint64_t skipped = 0;       ///< lines that could not be used (binary garbage, malformed rows)
+    std::uint64_t truncated = 0;     ///< lines cut at maxLineBytes
+    std::uint64_t nulLines = 0;      ///< lines holding NUL bytes (the text after the last NUL run is kept)
+    std::uint64_t invalidUtf8 = 0;   ///< lines with invalid UTF-8 (kept; replaced when stored)
+    std::uint64_t joined = 0;        ///< physical lines merged into a previous record
+    std::uint64_t stamped = 0;       ///< records that carried their own time
+    std::vector<std::string> notes;  ///< "line N: what" for the first problems
+    bool error = false;              ///< reading stopped on an error (I/O, decompression, limits)
     std::string errorText;
-    bool stopped = false;             ///< the sink asked to stop (cancellation)
+    bool stopped = false;  ///< the sink asked to stop (cancellation)
 
     void note(std::uint64_t line, const std::string& what);
 };

@@ -161,9 +161,9 @@ ReaderStats readSacctParsable(const ReadFn& read, const ReaderOptions& options, 
             const auto i = static_cast<std::size_t>(it - header.begin());
             return it != header.end() && i < cells.size() ? cells[i] : std::string();
         };
-        SacctRow row{cell("JobID"), cell("JobName"), cell("State"), cell("ExitCode"), cell("DerivedExitCode"),
-                     cell("NodeList"), cell("Start"), cell("End"), cell("Elapsed"), cell("Timelimit"),
-                     cell("Reason"), engine::NoTime, engine::NoTime};
+        SacctRow row{cell("JobID"),    cell("JobName"), cell("State"), cell("ExitCode"), cell("DerivedExitCode"),
+                     cell("NodeList"), cell("Start"),   cell("End"),   cell("Elapsed"),  cell("Timelimit"),
+                     cell("Reason"),   engine::NoTime,  engine::NoTime};
         if (row.jobId.empty() || row.state.empty()) {
             ++stats.skipped;
             stats.note(raw.number, "sacct row without JobID or State");

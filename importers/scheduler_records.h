@@ -32,9 +32,8 @@ TimeNs slurmTime(std::string_view s);
 /// Records of one element of a Kubernetes events list / Kueue workload list (already parsed), with the
 /// element's span for source positions. Returns false when the sink stopped.
 bool kubeEventRecords(const nlohmann::json& event, const Record& base, const RecordSink& sink, ReaderStats& stats);
-bool kueueWorkloadRecords(const nlohmann::json& workload, std::string_view text, std::size_t begin,
-                          std::size_t end, const LineIndex& lines, const RecordSink& sink,
-                          ReaderStats& stats);
+bool kueueWorkloadRecords(const nlohmann::json& workload, std::string_view text, std::size_t begin, std::size_t end,
+                          const LineIndex& lines, const RecordSink& sink, ReaderStats& stats);
 
 /// Records of one sacct --json job (the job row, then its steps).
 bool sacctJsonRecords(const nlohmann::json& job, std::string_view text, std::size_t begin, std::size_t end,

@@ -13,7 +13,10 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool contains(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view needle)
+{
+    return s.find(needle) != std::string_view::npos;
+}
 
 Sniffed make(SourceKind kind, const char* format, std::string reason)
 {
@@ -149,7 +152,7 @@ namespace {
 bool isTimeColumn(const std::string& name)
 {
     return name == "timestamp" || name == "time" || name == "ts" || name == "date" || name == "datetime" ||
-           name == "@timestamp";
+        name == "@timestamp";
 }
 
 std::optional<Sniffed> sniffCsv(std::string_view head, std::string_view header)

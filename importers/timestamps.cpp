@@ -13,7 +13,7 @@ namespace {
 /// Days in the month of a proleptic Gregorian year; `year` 0 is treated as leap so Feb 29 passes.
 int daysInMonth(int year, int month)
 {
-    static constexpr std::array<int, 12> days = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    static constexpr std::array<int, 12> days = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     if (month == 2) {
         const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
         return leap ? 29 : 28;
@@ -27,7 +27,10 @@ bool validDate(int year, int month, int day)
     return year >= 1900 && year <= 2200 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /// Reads exactly `count` decimal digits at `pos`.
 bool readDigits(std::string_view s, std::size_t& pos, std::size_t count, int& out)
@@ -57,8 +60,8 @@ bool expect(std::string_view s, std::size_t& pos, char c)
 /// `HH:MM:SS`, validated (a leap second 60 is accepted).
 bool readClock(std::string_view s, std::size_t& pos, int& hour, int& minute, int& second)
 {
-    return readDigits(s, pos, 2, hour) && expect(s, pos, ':') && readDigits(s, pos, 2, minute)
-        && expect(s, pos, ':') && readDigits(s, pos, 2, second) && hour <= 23 && minute <= 59 && second <= 60;
+    return readDigits(s, pos, 2, hour) && expect(s, pos, ':') && readDigits(s, pos, 2, minute) && expect(s, pos, ':') &&
+        readDigits(s, pos, 2, second) && hour <= 23 && minute <= 59 && second <= 60;
 }
 
 /// Optional `.frac` / `,frac` (one or more digits; digits past nanoseconds are consumed and dropped).
@@ -124,7 +127,7 @@ bool readMonthDay(std::string_view s, std::size_t& pos, int& month, int& day)
 
 bool isWeekday(std::string_view s)
 {
-    static constexpr std::array<std::string_view, 7> names = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+    static constexpr std::array<std::string_view, 7> names = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
     for (const auto name : names)
         if (s == name)
             return true;
@@ -149,11 +152,11 @@ TimeNs makeTime(int year, int month, int day, int hour, int minute, int second, 
 
 int monthFromAbbrev(std::string_view s)
 {
-    static constexpr std::array<std::string_view, 12> names
-        = { "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec" };
+    static constexpr std::array<std::string_view, 12> names = {"jan", "feb", "mar", "apr", "may", "jun",
+                                                               "jul", "aug", "sep", "oct", "nov", "dec"};
     if (s.size() != 3)
         return 0;
-    std::array<char, 3> lower {};
+    std::array<char, 3> lower{};
     for (std::size_t i = 0; i < 3; ++i)
         lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
     const std::string_view key(lower.data(), lower.size());
@@ -167,8 +170,8 @@ std::optional<StampMatch> parseIso8601(std::string_view s)
 {
     std::size_t pos = 0;
     int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-    if (!readDigits(s, pos, 4, year) || !expect(s, pos, '-') || !readDigits(s, pos, 2, month)
-        || !expect(s, pos, '-') || !readDigits(s, pos, 2, day) || pos >= s.size())
+    if (!readDigits(s, pos, 4, year) || !expect(s, pos, '-') || !readDigits(s, pos, 2, month) || !expect(s, pos, '-') ||
+        !readDigits(s, pos, 2, day) || pos >= s.size())
         return std::nullopt;
     const char sep = s[pos++];
     if (sep != 'T' && sep != 't' && sep != ' ' && sep != '_')
@@ -218,9 +221,9 @@ std::optional<StampMatch> parseDmesgT(std::string_view s)
     if (!expect(s, pos, '[') || s.size() < 5 || !isWeekday(s.substr(1, 3)))
         return std::nullopt;
     pos = 4;
-    if (!expect(s, pos, ' ') || !readMonthDay(s, pos, month, day) || !expect(s, pos, ' ')
-        || !readClock(s, pos, hour, minute, second) || !expect(s, pos, ' ') || !readDigits(s, pos, 4, year)
-        || !expect(s, pos, ']') || !validDate(year, month, day))
+    if (!expect(s, pos, ' ') || !readMonthDay(s, pos, month, day) || !expect(s, pos, ' ') ||
+        !readClock(s, pos, hour, minute, second) || !expect(s, pos, ' ') || !readDigits(s, pos, 4, year) ||
+        !expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
     StampMatch match;
     match.time = makeTime(year, month, day, hour, minute, second);
@@ -269,8 +272,8 @@ std::optional<StampMatch> parseGlog(std::string_view s, int year)
         ++digits;
     // PyTorch's c10 logger does not pad the month ("E321" is March 21); glog does ("E0325").
     int month = 0, day = 0, hour = 0, minute = 0, second = 0;
-    if ((digits != 3 && digits != 4) || !readDigits(s, pos, digits - 2, month) || !readDigits(s, pos, 2, day)
-        || !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second) || !validDate(year, month, day))
+    if ((digits != 3 && digits != 4) || !readDigits(s, pos, digits - 2, month) || !readDigits(s, pos, 2, day) ||
+        !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second) || !validDate(year, month, day))
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, false);
@@ -285,9 +288,9 @@ std::optional<StampMatch> parseFabricManager(std::string_view s)
 {
     std::size_t pos = 0;
     int month = 0, day = 0, year = 0, hour = 0, minute = 0, second = 0;
-    if (!expect(s, pos, '[') || !readMonthDay(s, pos, month, day) || !expect(s, pos, ' ')
-        || !readDigits(s, pos, 4, year) || !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second)
-        || !expect(s, pos, ']') || !validDate(year, month, day))
+    if (!expect(s, pos, '[') || !readMonthDay(s, pos, month, day) || !expect(s, pos, ' ') ||
+        !readDigits(s, pos, 4, year) || !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second) ||
+        !expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
     StampMatch match;
     match.time = makeTime(year, month, day, hour, minute, second);

@@ -90,7 +90,8 @@ std::shared_ptr<const AnalysisData> AnalysisData::build(AnalysisSnapshot result)
 int AnalysisData::eventIndex(std::uint64_t id) const
 {
     const auto& events = result->events;
-    auto it = std::lower_bound(events.begin(), events.end(), id, [](const Event& e, std::uint64_t v) { return e.id < v; });
+    auto it =
+        std::lower_bound(events.begin(), events.end(), id, [](const Event& e, std::uint64_t v) { return e.id < v; });
     return it != events.end() && it->id == id ? static_cast<int>(it - events.begin()) : -1;
 }
 

@@ -18,9 +18,9 @@ enum class EvidenceRole : std::uint8_t { Context, Scrubbed, Demoted, Interesting
 struct AnalysisData {
     engine::AnalysisSnapshot result;
     int rootCauseSymptom = -1;
-    std::vector<int> eventSymptom;                               ///< event -> symptom (-1: context event)
-    std::vector<EvidenceRole> symptomRole;                       ///< symptom -> role
-    std::vector<EvidenceRole> observationRole;                   ///< observation -> strongest role
+    std::vector<int> eventSymptom;                              ///< event -> symptom (-1: context event)
+    std::vector<EvidenceRole> symptomRole;                      ///< symptom -> role
+    std::vector<EvidenceRole> observationRole;                  ///< observation -> strongest role
     std::vector<std::vector<std::uint32_t>> observationEvents;  ///< observation -> events citing it
     std::vector<std::vector<std::uint32_t>> fileObservations;   ///< file -> observations, by line
 

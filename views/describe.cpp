@@ -47,11 +47,11 @@ QString describeEvent(const AnalysisData& analysis, int event)
     QStringList lines;
     lines << qs(e.type) + QStringLiteral(" \u2014 ") + placeText(e.node, e.gpu, e.rank, e.link);
     lines << formatUtc(e.time) + QStringLiteral(" UTC  (") + QString::fromLatin1(toString(e.timeSource)) +
-                 QLatin1Char(')');
+            QLatin1Char(')');
     const int s = analysis.eventSymptom[event];
     if (s >= 0)
         lines << QStringLiteral("symptom ") + qs(r.symptoms[s].id) + QStringLiteral(" \u2014 ") +
-                     elide(statusLine(r.symptoms[s]), 160);
+                elide(statusLine(r.symptoms[s]), 160);
     else
         lines << QStringLiteral("context event (raises no symptom)");
     lines << QStringLiteral("rule ") + qs(e.rule);
@@ -64,7 +64,7 @@ QString describeEvent(const AnalysisData& analysis, int event)
         const int o = analysis.observationIndex(e.observations.front());
         if (o >= 0)
             lines << observationLocation(analysis, o) + QStringLiteral("  ") +
-                         elide(sanitizeLine(qs(r.observations[o].text)));
+                    elide(sanitizeLine(qs(r.observations[o].text)));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -77,9 +77,9 @@ QString describeSymptom(const AnalysisData& analysis, int symptom)
     const Symptom& s = r.symptoms[symptom];
     QStringList lines;
     lines << qs(s.name) + QStringLiteral(" (") + qs(s.domain) + QStringLiteral(") \u2014 ") +
-                 placeText(s.node, s.gpu, s.rank, s.link);
+            placeText(s.node, s.gpu, s.rank, s.link);
     lines << formatUtc(s.firstSeen) + QStringLiteral(" \u2192 ") + formatUtc(s.lastSeen, false) +
-                 QStringLiteral(" UTC, ") + QString::number(s.count) + QStringLiteral(" event(s)");
+            QStringLiteral(" UTC, ") + QString::number(s.count) + QStringLiteral(" event(s)");
     if (symptom == analysis.rootCauseSymptom)
         lines << QStringLiteral("ROOT CAUSE");
     lines << elide(statusLine(s), 400);

@@ -19,10 +19,10 @@ struct DomainColor {
 
 // Mid-dark tones: distinct from each other and legible as marker fills and text on white.
 constexpr DomainColor DomainColors[] = {
-    {"gpu", 0xd62728},           {"gpu_memory", 0xc2185b},  {"nvlink", 0x7b1fa2},    {"nvswitch", 0x4527a0},
-    {"network", 0x1f77b4},       {"comm_library", 0x00838f}, {"host", 0x8c564b},     {"storage", 0x827717},
-    {"scheduler", 0x546e7a},     {"container", 0x2e7d32},   {"power_thermal", 0xef6c00}, {"application", 0x3949ab},
-    {"oom", 0xad1457},           {"configuration", 0x6d4c41}, {"unknown", 0x9e9e9e}, {"context", 0xb0b7bf},
+    {"gpu", 0xd62728},       {"gpu_memory", 0xc2185b},    {"nvlink", 0x7b1fa2},        {"nvswitch", 0x4527a0},
+    {"network", 0x1f77b4},   {"comm_library", 0x00838f},  {"host", 0x8c564b},          {"storage", 0x827717},
+    {"scheduler", 0x546e7a}, {"container", 0x2e7d32},     {"power_thermal", 0xef6c00}, {"application", 0x3949ab},
+    {"oom", 0xad1457},       {"configuration", 0x6d4c41}, {"unknown", 0x9e9e9e},       {"context", 0xb0b7bf},
 };
 
 }  // namespace
@@ -53,8 +53,8 @@ QColor terminalStateColor(const std::string& state)
 {
     static const std::map<std::string, QRgb> colors = {
         {"completed", 0x2e7d32},           {"hardware_failure", 0xc62828}, {"infrastructure_failure", 0xd84315},
-        {"application_failure", 0x6a1b9a}, {"user_error", 0x4527a0},      {"timeout", 0xef6c00},
-        {"cancelled", 0x546e7a},           {"preempted", 0x00838f},       {"ambiguous", 0xf9a825},
+        {"application_failure", 0x6a1b9a}, {"user_error", 0x4527a0},       {"timeout", 0xef6c00},
+        {"cancelled", 0x546e7a},           {"preempted", 0x00838f},        {"ambiguous", 0xf9a825},
     };
     auto it = colors.find(state);
     return QColor::fromRgb(it != colors.end() ? it->second : 0x757575);

@@ -27,11 +27,9 @@ QString summaryOf(const engine::AnalysisResult& r, const QString& heading)
     int counts[3] = {0, 0, 0};
     for (const auto& s : r.symptoms)
         ++counts[static_cast<int>(s.status)];
-    return heading + QStringLiteral("\n%1 active, %2 demoted, %3 scrubbed\n\n")
-                         .arg(counts[0])
-                         .arg(counts[1])
-                         .arg(counts[2]) +
-           QString::fromStdString(engine::reportText(r));
+    return heading +
+        QStringLiteral("\n%1 active, %2 demoted, %3 scrubbed\n\n").arg(counts[0]).arg(counts[1]).arg(counts[2]) +
+        QString::fromStdString(engine::reportText(r));
 }
 
 /// The first step that demotes a communication-library symptom: the debugger screenshot's moment.
@@ -74,17 +72,19 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("attrib-rule-bench"));
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("The rule author's bench: debugger, symptom graph, live rule editing."));
+    parser.setApplicationDescription(
+        QStringLiteral("The rule author's bench: debugger, symptom graph, live rule editing."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("bundle"), QStringLiteral("evidence bundle folder (default: the NVLink sample)"));
+    parser.addPositionalArgument(QStringLiteral("bundle"),
+                                 QStringLiteral("evidence bundle folder (default: the NVLink sample)"));
     const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("rules folder"), QStringLiteral("DIR"));
     const QCommandLineOption shots(QStringLiteral("screenshots"), QStringLiteral("render screenshots and quit"),
                                    QStringLiteral("DIR"));
     parser.addOptions({rules, shots});
     parser.process(app);
     const QString sourceRules = QStringLiteral(ATTRIB_SOURCE_RULES_DIR);
-    const QString bundle = parser.positionalArguments().value(
-        0, QDir(sourceRules).filePath(QStringLiteral("../samples/nvlink-xid149")));
+    const QString bundle =
+        parser.positionalArguments().value(0, QDir(sourceRules).filePath(QStringLiteral("../samples/nvlink-xid149")));
     const QString rulesDir = QString::fromStdString(
         rules::findRulesDir(parser.value(rules).toStdString(), QCoreApplication::applicationFilePath().toStdString()));
 
@@ -96,8 +96,8 @@ int main(int argc, char** argv)
     bench::BenchHooks hooks;
     int stepShown = -1;
     hooks.showStepState = [summary](const engine::AnalysisSnapshot& r) {
-        summary->setPlainText(summaryOf(*r, r->verdict.rootCause ? QStringLiteral("Final state")
-                                                                 : QString::fromStdString(r->verdict.explanation)));
+        summary->setPlainText(summaryOf(
+            *r, r->verdict.rootCause ? QStringLiteral("Final state") : QString::fromStdString(r->verdict.explanation)));
     };
     auto* bench = bench::installRuleBench(&window, hooks);
     const bool screenshotMode = parser.isSet(shots);

@@ -127,8 +127,8 @@ void CorpusImpactDialog::run(const QString& corpus, const QString& baselineDir)
             error = outcome.error;
             return outcome.result;
         };
-        return engine::runCorpusImpact(engine::listBundles(corpus), baseline ? baseline : candidate, candidate,
-                                       analyze, progress.get());
+        return engine::runCorpusImpact(engine::listBundles(corpus), baseline ? baseline : candidate, candidate, analyze,
+                                       progress.get());
     }));
 }
 

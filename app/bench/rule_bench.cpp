@@ -104,7 +104,8 @@ void RuleBench::buildMenu()
                 rules << qs(x.id);
         }
         bool ok = false;
-        const QString rule = QInputDialog::getItem(m_window, tr("Why didn't this fire?"), tr("Rule:"), rules, 0, true, &ok);
+        const QString rule =
+            QInputDialog::getItem(m_window, tr("Why didn't this fire?"), tr("Rule:"), rules, 0, true, &ok);
         if (ok && !rule.isEmpty()) {
             m_debugger->whyNot(rule);
             dock(QStringLiteral("ruleDebuggerDock"))->show();
@@ -119,8 +120,8 @@ void RuleBench::buildMenu()
     m_menu->addSeparator();
     m_menu->addAction(tr("&Corpus impact\u2026"), this, &RuleBench::showCorpusImpact);
     m_menu->addSeparator();
-    for (const char* name : {"ruleDebuggerDock", "symptomGraphDock", "ruleCatalogDock", "ruleProblemsDock",
-                             "ruleEditorDock"})
+    for (const char* name :
+         {"ruleDebuggerDock", "symptomGraphDock", "ruleCatalogDock", "ruleProblemsDock", "ruleEditorDock"})
         m_menu->addAction(dock(QLatin1String(name))->toggleViewAction());
 }
 

@@ -50,7 +50,8 @@ Q_SIGNALS:
     /// A new catalog is active (its inline cases ran at load).
     void catalogLoaded(const attrib::engine::CatalogPtr& catalog);
     /// An edit brought new problems; `broken` is the rejected catalog, `problems` what is new in it.
-    void catalogRejected(const attrib::engine::CatalogPtr& broken, const std::vector<attrib::engine::Diagnostic>& problems);
+    void catalogRejected(const attrib::engine::CatalogPtr& broken,
+                         const std::vector<attrib::engine::Diagnostic>& problems);
     /// An analysis finished; `diff` compares with the previous result (empty on the first run).
     void analysisFinished(const attrib::engine::AnalysisSnapshot& result, const attrib::engine::VerdictDiff& diff,
                           bool first);

@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attrib eval DIR: every bundle with an expected.json, scored on terminal state, sub-domain and root-cause node.
-#include "app/cli/commands.h"
+#include "app/cli/cli.h"
 
 #include "engine/expectation.h"
 #include "engine/verdict_json.h"
 #include "importers/analyzer.h"
-#include "rules/cpp/builtin_rules.h"
+
+#include <CLI/CLI.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 
 namespace fs = std::filesystem;
 
@@ -53,23 +55,24 @@ std::vector<fs::path> bundlesUnder(const fs::path& dir)
     return out;
 }
 
-}  // namespace
+struct EvalOptions {
+    std::string dir;
+    std::string rulesDir;
+    bool verbose = false;
+};
 
-int runEval(const Options& o)
+int runEval(const EvalOptions& o, const CliContext& cli)
 {
-    if (o.positional.size() != 1) {
-        std::cerr << "attrib: eval needs exactly one DIR\n";
-        return 2;
-    }
-    const auto bundles = bundlesUnder(o.positional[0]);
+    const auto bundles = bundlesUnder(o.dir);
     if (bundles.empty()) {
-        std::cerr << "attrib: no bundle with an expected.json under " << o.positional[0] << "\n";
+        std::cerr << "attrib: no bundle with an expected.json under " << o.dir << "\n";
         return 2;
     }
-    const auto catalog = rules::loadCatalog(rules::findRulesDir(o.rulesDir, o.executable));
+    const auto catalog = loadCatalogFor(o.rulesDir, cli);
     Score score;
     std::cout << std::left << std::setw(28) << "bundle" << std::setw(44) << "expected (state/domain/node)"
-              << std::setw(44) << "got" << "result\n";
+              << std::setw(44) << "got"
+              << "result\n";
     for (const auto& bundle : bundles) {
         std::ifstream in(bundle / "expected.json");
         nlohmann::json expected;
@@ -91,24 +94,39 @@ int runEval(const Options& o)
             failures.push_back(outcome.error);
         }
         const bool terminalOk = field(expected, "terminal_state") == field(got, "terminal_state");
-        const bool domainOk = !expected.contains("sub_domain") || field(expected, "sub_domain") == field(got, "sub_domain");
+        const bool domainOk =
+            !expected.contains("sub_domain") || field(expected, "sub_domain") == field(got, "sub_domain");
         const bool nodeOk = !expected.contains("root_cause") || rootNode(expected) == rootNode(got);
         score.terminal += terminalOk;
         score.subDomain += domainOk;
         score.node += nodeOk;
         score.passed += failures.empty();
-        std::cout << std::setw(28) << bundle.filename().string()
-                  << std::setw(44) << (field(expected, "terminal_state") + "/" + field(expected, "sub_domain") + "/" + rootNode(expected))
-                  << std::setw(44) << (field(got, "terminal_state") + "/" + field(got, "sub_domain") + "/" + rootNode(got))
+        std::cout << std::setw(28) << bundle.filename().string() << std::setw(44)
+                  << (field(expected, "terminal_state") + "/" + field(expected, "sub_domain") + "/" +
+                      rootNode(expected))
+                  << std::setw(44)
+                  << (field(got, "terminal_state") + "/" + field(got, "sub_domain") + "/" + rootNode(got))
                   << (failures.empty() ? "pass" : "FAIL") << "\n";
         if (o.verbose || !failures.empty())
             for (const auto& f : failures)
                 std::cout << "    " << f << "\n";
     }
-    std::cout << "\nterminal_state " << score.terminal << "/" << score.total << ", sub_domain " << score.subDomain << "/"
-              << score.total << ", root-cause node " << score.node << "/" << score.total << "\n";
+    std::cout << "\nterminal_state " << score.terminal << "/" << score.total << ", sub_domain " << score.subDomain
+              << "/" << score.total << ", root-cause node " << score.node << "/" << score.total << "\n";
     std::cout << score.passed << " passed, " << score.total - score.passed << " failed\n";
     return score.passed == score.total ? 0 : 1;
+}
+
+}  // namespace
+
+void addEvalCommand(CLI::App& app, CliContext& cli)
+{
+    auto options = std::make_shared<EvalOptions>();
+    auto* sub = app.add_subcommand("eval", "score every bundle with an expected.json under DIR");
+    sub->add_option("DIR", options->dir, "folder of labeled bundles (each with an expected.json)")->required();
+    addRulesOption(*sub, options->rulesDir);
+    sub->add_flag("-v,--verbose", options->verbose, "print every comparison, not only failures");
+    sub->callback([options, &cli] { cli.exitCode = runEval(*options, cli); });
 }
 
 }  // namespace attrib::cli

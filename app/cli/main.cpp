@@ -1,51 +1,58 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// attrib: the headless front end. `analyze`, `rules test`, and the commands added later.
-#include "app/cli/commands.h"
+// attrib: the headless front end. Each subcommand lives in its own file and registers itself here.
+#include "app/cli/cli.h"
 
-#include <cstring>
+#include "engine/verdict.h"
+#include "rules/cpp/builtin_rules.h"
+
+#include <CLI/CLI.hpp>
+
 #include <iostream>
+
+using namespace attrib;
 
 namespace {
 
-void usage(std::ostream& out)
+/// `attrib --version`: the engine's version and the catalog it would use.
+void printVersion(const cli::CliContext& cli)
 {
-    out << "usage: attrib <command> [options]\n"
-           "  analyze BUNDLE [--json] [--rules DIR] [--trace FILE]   analyse an evidence bundle\n"
-           "  rules test [--rules DIR] [--verbose]                   run every rule's inline cases\n"
-           "  eval DIR [--rules DIR] [--verbose]                     score every bundle with an expected.json\n"
-           "  replay [DIR] [--rules NEW] [--baseline OLD] [--verbose] verdicts that change between two catalogs\n"
-           "  help                                                   this text\n"
-           "Exit 0 when the analysis ran (whatever the verdict); non-zero with a one-line reason on bad input.\n";
+    const auto catalog = cli::loadCatalogFor({}, cli);
+    std::cout << "attrib " << engine::engineVersion() << "\n"
+              << "catalog " << (catalog->version().empty() ? "unknown" : catalog->version()) << " (" << catalog->hash()
+              << ") from " << catalog->directory() << "\n";
 }
 
 }  // namespace
 
 int main(int argc, char** argv)
 {
-    using namespace attrib::cli;
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
-        usage(args.empty() ? std::cerr : std::cout);
-        return args.empty() ? 2 : 0;
+    cli::CliContext context;
+    context.executable = argv[0];
+    CLI::App app{"Finds out why a distributed training job failed: which node, which failure domain, which "
+                 "evidence.\nExit 0 when the command ran (whatever the verdict); non-zero with a one-line "
+                 "reason on bad input.",
+                 "attrib"};
+    app.require_subcommand(0, 1);
+    app.failure_message(CLI::FailureMessage::help);
+    bool version = false;
+    app.add_flag("--version", version, "print the engine and catalog versions and exit");
+    cli::addAnalyzeCommand(app, context);
+    cli::addRulesCommand(app, context);
+    cli::addEvalCommand(app, context);
+    cli::addReplayCommand(app, context);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
     }
-    const std::string command = args[0];
-    args.erase(args.begin());
-    if (command == "replay")
-        return runReplay(args, argv[0]);
-    Options options;
-    std::string error;
-    if (!parseOptions(args, options, error)) {
-        std::cerr << "attrib: " << error << "\n";
+    if (version) {
+        printVersion(context);
+        return 0;
+    }
+    if (app.get_subcommands().empty()) {
+        std::cerr << app.help();
         return 2;
     }
-    options.executable = argv[0];
-    if (command == "analyze")
-        return runAnalyze(options);
-    if (command == "eval")
-        return runEval(options);
-    if (command == "rules" && !options.positional.empty() && options.positional[0] == "test")
-        return runRulesTest(options);
-    std::cerr << "attrib: unknown command '" << command << "'\n";
-    usage(std::cerr);
-    return 2;
+    return context.exitCode;
 }

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attrib replay [DIR] [--rules NEW] [--baseline OLD]: two catalogs over every bundle of a corpus (the
 // samples by default); lists each verdict that changed.
-#include "app/cli/commands.h"
+#include "app/cli/cli.h"
 
 #include "engine/corpus_impact.h"
 #include "importers/analyzer.h"
-#include "rules/cpp/builtin_rules.h"
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
 
 namespace fs = std::filesystem;
 
@@ -55,36 +56,24 @@ nlohmann::ordered_json impactJson(const engine::CorpusImpact& impact)
     return j;
 }
 
-}  // namespace
-
-int runReplay(std::vector<std::string> args, const std::string& executable)
-{
+struct ReplayOptions {
+    std::string corpus;
+    std::string rulesDir;
     std::string baselineDir;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] != "--baseline")
-            continue;
-        if (i + 1 >= args.size()) {
-            std::cerr << "attrib: --baseline needs a value\n";
-            return 2;
-        }
-        baselineDir = args[i + 1];
-        args.erase(args.begin() + static_cast<std::ptrdiff_t>(i), args.begin() + static_cast<std::ptrdiff_t>(i) + 2);
-        break;
-    }
-    Options o;
-    std::string error;
-    if (!parseOptions(args, o, error) || o.positional.size() > 1) {
-        std::cerr << "attrib: " << (error.empty() ? "replay takes at most one DIR" : error) << "\n";
-        return 2;
-    }
-    const std::string corpus = o.positional.empty() ? defaultCorpus(executable) : o.positional[0];
+    bool json = false;
+    bool verbose = false;
+};
+
+int runReplay(const ReplayOptions& o, const CliContext& cli)
+{
+    const std::string corpus = o.corpus.empty() ? defaultCorpus(cli.executable) : o.corpus;
     const auto bundles = engine::listBundles(corpus);
     if (bundles.empty()) {
         std::cerr << "attrib: no bundle under " << corpus << "\n";
         return 1;
     }
-    const auto baseline = rules::loadCatalog(rules::findRulesDir(baselineDir, executable));
-    const auto candidate = rules::loadCatalog(rules::findRulesDir(o.rulesDir, executable));
+    const auto baseline = loadCatalogFor(o.baselineDir, cli);
+    const auto candidate = loadCatalogFor(o.rulesDir, cli);
     if (baseline->directory() == candidate->directory())
         std::cerr << "attrib: note: baseline and new catalog are the same folder (" << baseline->directory()
                   << "); give --rules NEW (and --baseline OLD)\n";
@@ -100,6 +89,22 @@ int runReplay(std::vector<std::string> args, const std::string& executable)
     else
         std::cout << engine::corpusImpactText(impact, o.verbose);
     return 0;
+}
+
+}  // namespace
+
+void addReplayCommand(CLI::App& app, CliContext& cli)
+{
+    auto options = std::make_shared<ReplayOptions>();
+    auto* sub = app.add_subcommand("replay", "run two catalogs over a corpus and list every verdict that changes");
+    sub->add_option("DIR", options->corpus, "corpus of bundles (default: the samples)");
+    addRulesOption(*sub, options->rulesDir, "the new catalog");
+    sub->add_option("--baseline", options->baselineDir,
+                    "the baseline catalog (default: the installed or source catalog)")
+        ->option_text("DIR");
+    sub->add_flag("--json", options->json, "print the comparison as JSON");
+    sub->add_flag("-v,--verbose", options->verbose, "list unchanged bundles too");
+    sub->callback([options, &cli] { cli.exitCode = runReplay(*options, cli); });
 }
 
 }  // namespace attrib::cli

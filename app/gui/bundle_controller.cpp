@@ -53,8 +53,8 @@ bool BundleController::open(const QString& path)
     const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
     if (!isBundlePath(absolute)) {
         const QString why = QFileInfo::exists(absolute)
-                                ? QStringLiteral("%1 is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive.")
-                                : QStringLiteral("%1 does not exist.");
+            ? QStringLiteral("%1 is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive.")
+            : QStringLiteral("%1 does not exist.");
         m_views.verdict->showMessage(QStringLiteral("Cannot open this bundle"), why.arg(absolute), true);
         Q_EMIT statusMessage(why.arg(absolute));
         return false;
@@ -116,8 +116,9 @@ void BundleController::onAnalysed(quint64, const views::AnalysisPtr& analysis, c
             m_views.selection->selectSymptom(analysis->rootCauseSymptom);
     }
     const auto& v = analysis->r().verdict;
-    Q_EMIT statusMessage(QStringLiteral("Verdict in %1 ms: %2 / %3").arg(elapsedMs).arg(views::qs(v.terminalState),
-                                                                                         views::qs(v.subDomain)));
+    Q_EMIT statusMessage(QStringLiteral("Verdict in %1 ms: %2 / %3")
+                             .arg(elapsedMs)
+                             .arg(views::qs(v.terminalState), views::qs(v.subDomain)));
     Q_EMIT verdictShown(elapsedMs);
 }
 
@@ -139,8 +140,8 @@ void BundleController::adopt(const engine::AnalysisSnapshot& result, const engin
 
 void BundleController::onFailed(quint64, const QString& bundle, const QString& error)
 {
-    m_views.verdict->showMessage(QStringLiteral("Could not analyse the bundle"), bundle + QStringLiteral("\n\n") + error,
-                                 true);
+    m_views.verdict->showMessage(QStringLiteral("Could not analyse the bundle"),
+                                 bundle + QStringLiteral("\n\n") + error, true);
     Q_EMIT statusMessage(QStringLiteral("Analysis failed: ") + error);
 }
 

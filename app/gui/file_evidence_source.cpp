@@ -180,7 +180,8 @@ const FileEvidenceSource::FileAccess& FileEvidenceSource::access(int file) const
         else if (QFile in(QString::fromStdString(f.absolutePath)); !in.open(QIODevice::ReadOnly))
             a = {Access::Unavailable, in.errorString()};
         else
-            a = {importers::probeFile(f.absolutePath) == importers::Container::Plain ? Access::Seekable : Access::Stream,
+            a = {importers::probeFile(f.absolutePath) == importers::Container::Plain ? Access::Seekable
+                                                                                     : Access::Stream,
                  {}};
         if (a.access == Access::Stream && !importers::openBundleFile(f, error))
             a = {Access::Unavailable, QString::fromStdString(error)};
@@ -199,7 +200,8 @@ views::LineCount FileEvidenceSource::lineCount(int file)
         index = std::make_unique<LineIndex>(
             [f = m_files[file]](std::string& error) { return importers::openBundleFile(f, error); });
         index->start(&m_pool, [this, file] {
-            QMetaObject::invokeMethod(this, [this, file] { Q_EMIT lineCountChanged(file); }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, file] { Q_EMIT lineCountChanged(file); }, Qt::QueuedConnection);
         });
     }
     const LineIndex::State s = index->state();
@@ -241,8 +243,8 @@ QStringList FileEvidenceSource::readLines(int file, qint64 first, qint64 count)
 
 QStringList FileEvidenceSource::readStreamLines(int file, qint64 first, qint64 count)
 {
-    const bool cached = m_block.file == file && first >= m_block.first &&
-                        first + count <= m_block.first + m_block.lines.size();
+    const bool cached =
+        m_block.file == file && first >= m_block.first && first + count <= m_block.first + m_block.lines.size();
     if (!cached) {
         lineCount(file);
         const qint64 start = std::max<qint64>(0, first - StreamBlockLines / 4);

@@ -57,8 +57,7 @@ Options parse(QApplication& app)
 void saveScreenshots(app::MainWindow* window, const Options& o, int code)
 {
     const bool ok = window->grab().save(o.screenshot, "PNG");
-    std::fprintf(stderr, "attribution-workbench: %s %s\n", ok ? "wrote" : "could not write",
-                 qPrintable(o.screenshot));
+    std::fprintf(stderr, "attribution-workbench: %s %s\n", ok ? "wrote" : "could not write", qPrintable(o.screenshot));
     if (!o.dockDir.isEmpty()) {
         QDir().mkpath(o.dockDir);
         for (QDockWidget* dock : window->docks()) {
@@ -106,10 +105,10 @@ int main(int argc, char** argv)
     QObject::connect(window.bundleController(), &app::BundleController::verdictShown, &window,
                      [&launch, screenshot](qint64 analysisMs) {
                          if (screenshot)
-                             std::fprintf(stderr, "attribution-workbench: verdict shown %lld ms after launch "
-                                                  "(analysis job %lld ms)\n",
-                                          static_cast<long long>(launch.elapsed()),
-                                          static_cast<long long>(analysisMs));
+                             std::fprintf(stderr,
+                                          "attribution-workbench: verdict shown %lld ms after launch "
+                                          "(analysis job %lld ms)\n",
+                                          static_cast<long long>(launch.elapsed()), static_cast<long long>(analysisMs));
                      });
     if (screenshot)
         armScreenshot(&window, o);

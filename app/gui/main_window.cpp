@@ -9,13 +9,13 @@
 #include "app/gui/recent_bundles.h"
 #include "app/gui/report_actions.h"
 #include "app/gui/settings.h"
+#include "engine/verdict.h"
 #include "views/coverage/coverage_view.h"
 #include "views/demotion/demotion_view.h"
 #include "views/evidence/evidence_panel.h"
 #include "views/selection_model.h"
 #include "views/timeline/timeline_view.h"
 #include "views/verdict/verdict_panel.h"
-#include "engine/verdict.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -60,12 +60,10 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     buildMenus();
     installBench();
     bindSettings();
-    connect(m_bundles, &BundleController::statusMessage, statusBar(), [this](const QString& m) {
-        statusBar()->showMessage(m);
-    });
-    connect(m_reports, &ReportActions::statusMessage, statusBar(), [this](const QString& m) {
-        statusBar()->showMessage(m, 5000);
-    });
+    connect(m_bundles, &BundleController::statusMessage, statusBar(),
+            [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(m_reports, &ReportActions::statusMessage, statusBar(),
+            [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(m_bundles, &BundleController::bundleChanged, this, &MainWindow::updateTitle);
     connect(m_verdict, &views::VerdictPanel::copyMarkdownRequested, m_reports, &ReportActions::copyVerdictMarkdown);
     connect(m_coverage, &views::CoverageView::fileActivated, this, [this](int file) {
@@ -93,13 +91,14 @@ void MainWindow::buildDocks()
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
     setCorner(Qt::TopLeftCorner, Qt::LeftDockWidgetArea);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
-    m_verdictDock = addDock(m_verdict, QStringLiteral("Verdict"), QStringLiteral("verdictDock"), Qt::LeftDockWidgetArea);
+    m_verdictDock =
+        addDock(m_verdict, QStringLiteral("Verdict"), QStringLiteral("verdictDock"), Qt::LeftDockWidgetArea);
     m_symptomsDock = addDock(m_demotion, QStringLiteral("Symptoms: active, demoted, scrubbed"),
                              QStringLiteral("symptomsDock"), Qt::LeftDockWidgetArea);
-    m_evidenceDock = addDock(m_evidence, QStringLiteral("Evidence"), QStringLiteral("evidenceDock"),
-                             Qt::BottomDockWidgetArea);
-    m_coverageDock = addDock(m_coverage, QStringLiteral("Coverage"), QStringLiteral("coverageDock"),
-                             Qt::BottomDockWidgetArea);
+    m_evidenceDock =
+        addDock(m_evidence, QStringLiteral("Evidence"), QStringLiteral("evidenceDock"), Qt::BottomDockWidgetArea);
+    m_coverageDock =
+        addDock(m_coverage, QStringLiteral("Coverage"), QStringLiteral("coverageDock"), Qt::BottomDockWidgetArea);
     splitDockWidget(m_verdictDock, m_symptomsDock, Qt::Vertical);
     tabifyDockWidget(m_evidenceDock, m_coverageDock);
     m_evidenceDock->raise();
@@ -151,8 +150,8 @@ void MainWindow::installBench()
         }
     }
     m_viewMenu->addSeparator();
-    for (const char* name : {"ruleDebuggerDock", "symptomGraphDock", "ruleCatalogDock", "ruleProblemsDock",
-                             "ruleEditorDock"}) {
+    for (const char* name :
+         {"ruleDebuggerDock", "symptomGraphDock", "ruleCatalogDock", "ruleProblemsDock", "ruleEditorDock"}) {
         if (QDockWidget* dock = m_bench->dock(QString::fromLatin1(name)))
             m_viewMenu->addAction(dock->toggleViewAction());
     }
@@ -163,8 +162,8 @@ void MainWindow::buildMenus()
 {
     buildFileMenu();
     QMenu* edit = menuBar()->addMenu(QStringLiteral("&Edit"));
-    QAction* copy = edit->addAction(QStringLiteral("Copy verdict as &Markdown"), m_reports,
-                                    &ReportActions::copyVerdictMarkdown);
+    QAction* copy =
+        edit->addAction(QStringLiteral("Copy verdict as &Markdown"), m_reports, &ReportActions::copyVerdictMarkdown);
     copy->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+C")));
     m_viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
     for (QDockWidget* dock : docks())
@@ -196,7 +195,8 @@ void MainWindow::buildFileMenu()
     connect(m_recent, &RecentBundles::existenceChecked, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     m_recent->refresh();
-    file->addAction(QStringLiteral("Re&load"), m_bundles, &BundleController::reload)->setShortcut(QKeySequence::Refresh);
+    file->addAction(QStringLiteral("Re&load"), m_bundles, &BundleController::reload)
+        ->setShortcut(QKeySequence::Refresh);
     file->addSeparator();
     file->addAction(QStringLiteral("Export timeline as &PNG\u2026"), this,
                     [this] { m_reports->exportTimelineInteractive(false); });
@@ -219,7 +219,8 @@ void MainWindow::rebuildRecentMenu()
     if (paths.isEmpty())
         m_recentMenu->addAction(QStringLiteral("(none yet)"))->setEnabled(false);
     m_recentMenu->addSeparator();
-    m_recentMenu->addAction(QStringLiteral("Clear list"), m_recent, &RecentBundles::clear)->setEnabled(!paths.isEmpty());
+    m_recentMenu->addAction(QStringLiteral("Clear list"), m_recent, &RecentBundles::clear)
+        ->setEnabled(!paths.isEmpty());
 }
 
 void MainWindow::bindSettings()
@@ -239,8 +240,8 @@ void MainWindow::openBundle(const QString& path)
 
 void MainWindow::openFolderDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, QStringLiteral("Open bundle folder"),
-                                                          m_settings->lastOpenDir());
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, QStringLiteral("Open bundle folder"), m_settings->lastOpenDir());
     if (dir.isEmpty())
         return;
     m_settings->setLastOpenDir(QFileInfo(dir).absolutePath());
@@ -249,9 +250,9 @@ void MainWindow::openFolderDialog()
 
 void MainWindow::openArchiveDialog()
 {
-    const QString file = QFileDialog::getOpenFileName(
-        this, QStringLiteral("Open bundle archive"), m_settings->lastOpenDir(),
-        QStringLiteral("Bundle archives (*.tar *.tar.gz *.tgz *.zip);;All files (*)"));
+    const QString file =
+        QFileDialog::getOpenFileName(this, QStringLiteral("Open bundle archive"), m_settings->lastOpenDir(),
+                                     QStringLiteral("Bundle archives (*.tar *.tar.gz *.tgz *.zip);;All files (*)"));
     if (file.isEmpty())
         return;
     m_settings->setLastOpenDir(QFileInfo(file).absolutePath());

@@ -53,9 +53,10 @@ bool ReportActions::exportTimeline(const QString& fileName)
 void ReportActions::exportTimelineInteractive(bool svg)
 {
     const QString base = QFileInfo(m_bundles->currentBundle()).completeBaseName();
-    const QString suggested = QDir(m_settings->lastOpenDir()).filePath(
-        (base.isEmpty() ? QStringLiteral("timeline") : base + QStringLiteral("-timeline")) +
-        (svg ? QStringLiteral(".svg") : QStringLiteral(".png")));
+    const QString suggested =
+        QDir(m_settings->lastOpenDir())
+            .filePath((base.isEmpty() ? QStringLiteral("timeline") : base + QStringLiteral("-timeline")) +
+                      (svg ? QStringLiteral(".svg") : QStringLiteral(".png")));
     const QString fileName = QFileDialog::getSaveFileName(
         m_parent, svg ? QStringLiteral("Export timeline as SVG") : QStringLiteral("Export timeline as PNG"), suggested,
         svg ? QStringLiteral("SVG images (*.svg)") : QStringLiteral("PNG images (*.png)"));

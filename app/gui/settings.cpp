@@ -17,7 +17,7 @@ Settings::Settings(const QString& fileName, QObject* parent)
     : QObject(parent)
     , m_settings(fileName.isEmpty() ? QSettings(QSettings::IniFormat, QSettings::UserScope,
                                                 QStringLiteral("attribution-workbench"), QStringLiteral("workbench"))
-                                              .fileName()
+                                          .fileName()
                                     : fileName,
                  QSettings::IniFormat)
 {

@@ -98,8 +98,7 @@ private:
         step.details["nodes"] = names;
         step.fired = static_cast<int>(nodes.size()) >= group.minNodes;
         step.summary = list.front()->symptom + " on " + std::to_string(nodes.size()) + " node(s) (" + names + ")" +
-                       (step.fired ? ": job-wide" : ": stays per node, fewer than " +
-                                                        std::to_string(group.minNodes) + " nodes");
+            (step.fired ? ": job-wide" : ": stays per node, fewer than " + std::to_string(group.minNodes) + " nodes");
         for (const auto* e : inside)
             if (step.events.size() < 50)
                 step.events.push_back(e->id);

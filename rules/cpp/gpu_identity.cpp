@@ -69,7 +69,7 @@ private:
         step.fired = false;
         step.node = e.node;
         step.summary = "PCI " + pci + " on " + e.node + " named GPU " + std::to_string(e.gpu) +
-                       " but was already mapped to GPU " + std::to_string(known) + "; first mapping kept";
+            " but was already mapped to GPU " + std::to_string(known) + "; first mapping kept";
         step.events = {e.id};
         trace.record(std::move(step));
     }

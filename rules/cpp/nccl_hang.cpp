@@ -71,7 +71,7 @@ bool earlier(const Event& e, const Event* than)
 /// The watchdog timeouts of one collective.
 struct Group {
     Key key;
-    std::map<int, const Event*> ranks;  // rank -> its (first) timeout event
+    std::map<int, const Event*> ranks;            // rank -> its (first) timeout event
     std::map<std::string, std::vector<int>> ops;  // "ALLREDUCE numel 26214400" -> ranks
     const Event* first = nullptr;
 };
@@ -80,12 +80,12 @@ struct Group {
 struct RankFacts {
     std::map<int, std::string> node;
     std::map<int, int> gpu;
-    std::set<int> seen;  // ranks with any event of their own
+    std::set<int> seen;                                        // ranks with any event of their own
     std::map<std::pair<int, std::string>, long> lastEnqueued;  // (rank, pg) -> highest "last enqueued"
     std::map<int, std::vector<Key>> timedOut;                  // rank -> collectives it timed out in
     std::map<int, const Event*> lastEvent;
     std::map<std::string, std::map<int, const Event*>> pgRanks;  // non-default PG -> its (PG-local) ranks
-    long world = 0;  // largest nranks of an NCCL communicator
+    long world = 0;                                              // largest nranks of an NCCL communicator
 };
 
 class NcclHangCulprit final : public CodeRule {
@@ -226,8 +226,8 @@ std::set<int> NcclHangCulprit::expectedRanks(const RankFacts& facts, const std::
 
 std::string NcclHangCulprit::whyCulprit(int rank, const Group& g, const RankFacts& facts) const
 {
-    if (auto it = facts.lastEnqueued.find({rank, g.key.first}); it != facts.lastEnqueued.end() &&
-                                                                  it->second >= 0 && it->second < g.key.second)
+    if (auto it = facts.lastEnqueued.find({rank, g.key.first});
+        it != facts.lastEnqueued.end() && it->second >= 0 && it->second < g.key.second)
         return "behind: last enqueued NCCL work " + std::to_string(it->second);
     if (auto it = facts.timedOut.find(rank); it != facts.timedOut.end() && !it->second.empty()) {
         const Key& other = it->second.front();
@@ -290,9 +290,8 @@ void NcclHangCulprit::emitMismatch(const Group& g, const RankFacts& facts, std::
     trace.record(std::move(step));
 }
 
-void NcclHangCulprit::emitCulprits(const Group& g, const std::map<int, std::string>& culprits,
-                                   const RankFacts& facts, std::size_t expected, std::vector<Event>& out,
-                                   TraceSink& trace) const
+void NcclHangCulprit::emitCulprits(const Group& g, const std::map<int, std::string>& culprits, const RankFacts& facts,
+                                   std::size_t expected, std::vector<Event>& out, TraceSink& trace) const
 {
     std::map<std::string, std::vector<int>> byNode;
     std::vector<int> all;
@@ -318,9 +317,8 @@ void NcclHangCulprit::emitCulprits(const Group& g, const std::map<int, std::stri
         step.action = "culprit";
         step.node = node;
         step.summary = "rank(s) " + compressRanks(ranks) + " on " + (node.empty() ? "an unknown node" : node) +
-                       " did not time out in PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) +
-                       " while " + std::to_string(g.ranks.size()) + " of " + std::to_string(expected) +
-                       " ranks did (" + e.attrs["why"] + ")";
+            " did not time out in PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + " while " +
+            std::to_string(g.ranks.size()) + " of " + std::to_string(expected) + " ranks did (" + e.attrs["why"] + ")";
         step.details = e.attrs;
         trace.record(std::move(step));
         out.push_back(std::move(e));
@@ -388,11 +386,11 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
     look.rule = id();
     look.action = "group";
     look.summary = std::to_string(groups.size()) + " collective(s) timed out; the largest is PG " + g->key.first +
-                   " SeqNum " + std::to_string(g->key.second) + " on " + std::to_string(g->ranks.size()) + " of " +
-                   std::to_string(expected.size()) + " expected rank(s)";
+        " SeqNum " + std::to_string(g->key.second) + " on " + std::to_string(g->ranks.size()) + " of " +
+        std::to_string(expected.size()) + " expected rank(s)";
     look.details["world"] = std::to_string(facts.world);
     const bool enough = static_cast<int>(g->ranks.size()) >= m_minRanks && !expected.empty() &&
-                        static_cast<double>(g->ranks.size()) >= m_minAgree * static_cast<double>(expected.size());
+        static_cast<double>(g->ranks.size()) >= m_minAgree * static_cast<double>(expected.size());
     look.fired = enough;
     trace.record(std::move(look));
     if (!enough)
@@ -417,10 +415,9 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
             if (e.type == "hang_culprit" && !e.node.empty())
                 recordNearby(*g, e.node, events, trace);
     } else if (g->ops.size() <= 1) {
-        const std::string reason = culprits.empty() ? (unseen.empty() ? "every expected rank timed out: no odd one out"
-                                                                      : "every rank with logs timed out")
-                                                    : std::to_string(culprits.size()) +
-                                                          " ranks did not time out: too many to name a culprit";
+        const std::string reason = culprits.empty()
+            ? (unseen.empty() ? "every expected rank timed out: no odd one out" : "every rank with logs timed out")
+            : std::to_string(culprits.size()) + " ranks did not time out: too many to name a culprit";
         emitNoCulprit(*g, reason, unseen, expected.size(), added, trace);
     }
     events.insert(events.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));

@@ -29,7 +29,7 @@ std::string normalizePeerAddress(std::string_view peer)
     if (s.rfind("::ffff:", 0) == 0 && s.find('.') != std::string::npos)
         s.erase(0, 7);
     const bool hostName = s.find(':') == std::string::npos &&
-                          std::any_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+        std::any_of(s.begin(), s.end(), [](char c) { return c >= 'a' && c <= 'z'; });
     if (hostName)
         s.erase(std::min(s.find('.'), s.size()));
     return s;
@@ -132,9 +132,9 @@ std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::v
             conflicts += (conflicts.empty() ? "" : ", ") + address;
         }
     }
-    TraceStep s = step(id(), "learn", "learned " + std::to_string(book.size()) + " address -> node mapping(s)" +
-                                          (conflicts.empty() ? "" : "; ignored addresses claimed by several nodes: " +
-                                                                        conflicts));
+    TraceStep s = step(id(), "learn",
+                       "learned " + std::to_string(book.size()) + " address -> node mapping(s)" +
+                           (conflicts.empty() ? "" : "; ignored addresses claimed by several nodes: " + conflicts));
     s.details["map"] = learned;
     s.fired = !book.empty();
     trace.record(std::move(s));
@@ -165,8 +165,9 @@ std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::
         std::string list;
         for (const auto& a : unresolved)
             list += (list.empty() ? "" : ", ") + a;
-        TraceStep s = step(id(), "resolve", "no node known for peer address(es) " + list +
-                                                "; add the NCCL INFO lines (NCCL_DEBUG=INFO) of every node");
+        TraceStep s = step(id(), "resolve",
+                           "no node known for peer address(es) " + list +
+                               "; add the NCCL INFO lines (NCCL_DEBUG=INFO) of every node");
         s.fired = false;
         trace.record(std::move(s));
     }
@@ -183,8 +184,8 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
         reporterNodes.insert(r.event->node);
         const std::string status = attr(*r.event, "status");
         const std::string entry = r.event->node +
-                                  (r.event->rank >= 0 ? " rank " + std::to_string(r.event->rank) : std::string()) +
-                                  " (" + (status.empty() ? attr(*r.event, "what") : "status " + status) + ")";
+            (r.event->rank >= 0 ? " rank " + std::to_string(r.event->rank) : std::string()) + " (" +
+            (status.empty() ? attr(*r.event, "what") : "status " + status) + ")";
         if (entries.insert(entry).second && entries.size() <= 6)
             reporters += (reporters.empty() ? "" : "; ") + entry;
     }
@@ -202,7 +203,9 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
         e.time = r.event->time;
         e.timeSource = r.event->timeSource;
         e.observations = r.event->observations;
-        e.attrs = {{"peer_ips", ips}, {"reporters", reporters}, {"support", std::to_string(reporterNodes.size())},
+        e.attrs = {{"peer_ips", ips},
+                   {"reporters", reporters},
+                   {"support", std::to_string(reporterNodes.size())},
                    {"reports", std::to_string(reports.size())}};
         if (!stronger.empty())
             e.attrs["stronger"] = stronger;
@@ -235,13 +238,14 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
     std::vector<Event> added;
     for (const auto& [node, reports] : byPeer) {
         const bool strong = support[node] == top;
-        emit(node, reports, m_config.value(strong ? "symptom" : "weak_symptom", strong ? "network_peer_unreachable"
-                                                                                      : "network_peer_named"),
+        emit(node, reports,
+             m_config.value(strong ? "symptom" : "weak_symptom",
+                            strong ? "network_peer_unreachable" : "network_peer_named"),
              strong ? std::string() : strongest, added);
-        TraceStep s = step(id(), "resolve",
-                           node + " named by " + std::to_string(support[node]) + " node(s) in " +
-                               std::to_string(reports.size()) + " NCCL error(s)" +
-                               (strong ? ": suspect" : ": fewer reporters than " + strongest));
+        TraceStep s =
+            step(id(), "resolve",
+                 node + " named by " + std::to_string(support[node]) + " node(s) in " + std::to_string(reports.size()) +
+                     " NCCL error(s)" + (strong ? ": suspect" : ": fewer reporters than " + strongest));
         s.node = node;
         for (const auto& r : reports)
             s.events.push_back(r.event->id);

@@ -89,8 +89,9 @@ private:
             }
         const std::string type = attr(e, "exc");
         for (const auto& t : m_effectTypes)
-            if (type == t || (type.size() > t.size() && type.compare(type.size() - t.size(), t.size(), t) == 0 &&
-                              type[type.size() - t.size() - 1] == '.')) {
+            if (type == t ||
+                (type.size() > t.size() && type.compare(type.size() - t.size(), t.size(), t) == 0 &&
+                 type[type.size() - t.size() - 1] == '.')) {
                 why = type;
                 return "effect";
             }

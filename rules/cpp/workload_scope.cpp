@@ -3,8 +3,8 @@
 // and "Nodes X not responding" for every job and node of the cluster, not only this one. Events of the listed
 // extractor rules whose job id (the `jobid`/`step` attribute, up to the first '.') names another job than the
 // workload's, or whose node is not one of the workload's nodes, keep their evidence but raise no symptom. Lines
-// of the job's own output (its CANCELLED banners) are about this job by construction and are not listed. Without a workload id or node list in
-// the context nothing is filtered (the engine cannot know better), and the trace says so.
+// of the job's own output (its CANCELLED banners) are about this job by construction and are not listed. Without a
+// workload id or node list in the context nothing is filtered (the engine cannot know better), and the trace says so.
 #include "rules/cpp/workload_scope.h"
 
 #include "engine/json_util.h"
@@ -84,8 +84,8 @@ private:
         if (nodes.empty() || e.node.empty() || e.node.find('[') != std::string::npos)
             return {};
         return std::find(nodes.begin(), nodes.end(), e.node) != nodes.end()
-                   ? std::string()
-                   : "node " + e.node + " is not one of the workload's nodes";
+            ? std::string()
+            : "node " + e.node + " is not one of the workload's nodes";
     }
 
     std::vector<std::string> m_byJob;

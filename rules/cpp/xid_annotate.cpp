@@ -55,9 +55,9 @@ AttrMap xidCatalogFacts(int xid, const json* catalog)
     if (out["investigatory"].empty())
         out["investigatory"] = "see the catalog's trigger notes";
     const std::string action = text(objectAt(*catalog, "bucket_actions"), out["bucket"].c_str());
-    out["bucket_action"] = !action.empty() ? action
-                                           : "look up Xid " + std::to_string(xid) +
-                                                 " in NVIDIA's Xid catalog and follow its resolution notes";
+    out["bucket_action"] = !action.empty()
+        ? action
+        : "look up Xid " + std::to_string(xid) + " in NVIDIA's Xid catalog and follow its resolution notes";
     return out;
 }
 
@@ -122,7 +122,7 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
         step.action = "inherit-pci";
         step.node = e.node;
         step.summary = "Xid " + attr(e, "xid") + " line without a PCI address on " + e.node + " takes PCI " +
-                       e.attrs["pci"] + " from the " + e.attrs["pci_from"];
+            e.attrs["pci"] + " from the " + e.attrs["pci_from"];
         step.events = {from.id, e.id};
         trace.record(std::move(step));
     }
@@ -197,12 +197,14 @@ void recordClassification(const GpuFaults& g, bool hardware, std::size_t gpus, T
     step.action = "classify-app-fault";
     step.node = first.node;
     step.gpu = first.gpu;
-    step.details = {{"pids", attr(first, "pids")}, {"occurrences", std::to_string(g.occurrences)},
-                    {"gpus_with_fault", std::to_string(gpus)}, {"class", hardware ? "hardware" : "application"}};
+    step.details = {{"pids", attr(first, "pids")},
+                    {"occurrences", std::to_string(g.occurrences)},
+                    {"gpus_with_fault", std::to_string(gpus)},
+                    {"class", hardware ? "hardware" : "application"}};
     step.summary = "Xid " + attr(first, "xid") + " on " + first.node + " PCI " + attr(first, "pci") + ": " +
-                   std::to_string(g.pids.size()) + " process(es), " + std::to_string(g.occurrences) +
-                   " occurrence(s), " + std::to_string(gpus) + " GPU(s) faulting -> " +
-                   (hardware ? "the GPU repeats it alone: hardware" : "application fault");
+        std::to_string(g.pids.size()) + " process(es), " + std::to_string(g.occurrences) + " occurrence(s), " +
+        std::to_string(gpus) + " GPU(s) faulting -> " +
+        (hardware ? "the GPU repeats it alone: hardware" : "application fault");
     for (const Event* e : g.events)
         step.events.push_back(e->id);
     trace.record(std::move(step));

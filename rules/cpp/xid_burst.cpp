@@ -8,8 +8,8 @@
 #include "rules/cpp/xid_annotate.h"
 
 #include "engine/json_util.h"
-#include "engine/pipeline.h"
 #include "engine/pci.h"
+#include "engine/pipeline.h"
 
 #include <re2/re2.h>
 
@@ -96,8 +96,7 @@ public:
                            TraceSink& trace) const override;
 
 private:
-    Decoded decode(int xid, const std::string& detail, const Catalog& catalog, TraceSink& trace,
-                   const Event& e) const;
+    Decoded decode(int xid, const std::string& detail, const Catalog& catalog, TraceSink& trace, const Event& e) const;
     std::string chooseSymptom(int xid, const AttrMap& facts) const;
     Decoded decodeNvlink5(int xid, const NvlinkTail& t) const;
     Decoded decodeXid74(const Xid74Words& w) const;
@@ -130,13 +129,13 @@ Decoded HandleXidBurstEvents::decodeNvlink5(int xid, const NvlinkTail& t) const
         d.explanation = "injected (RAS test) NVLink error: not a fault";
         return d;
     }
-    const bool linkEvent = t.subcode.find("LINK_EVT") != std::string::npos ||
-                           t.subcode.find("LINK_DOWN") != std::string::npos;
+    const bool linkEvent =
+        t.subcode.find("LINK_EVT") != std::string::npos || t.subcode.find("LINK_DOWN") != std::string::npos;
     if (xid == 149 && linkEvent) {
         const int reason = xid149Reason(t.intrInfo);
         d.attrs["reason"] = std::to_string(reason);
-        d.attrs["reason_name"] = mapped(m_config.value("xid149_reason_names", json::object()), std::to_string(reason),
-                                        "unknown_reason");
+        d.attrs["reason_name"] =
+            mapped(m_config.value("xid149_reason_names", json::object()), std::to_string(reason), "unknown_reason");
         std::string cls = "unknown";
         for (const auto& [name, entry] : objectAt(m_config, "xid149_reasons").items()) {
             const auto codes = entry.value("codes", json::array());
@@ -146,15 +145,16 @@ Decoded HandleXidBurstEvents::decodeNvlink5(int xid, const NvlinkTail& t) const
             }
         }
         if (d.symptom.empty())
-            d.symptom = m_config["xid149_reasons"].value("unknown", json::object()).value("symptom", "nvlink_link_down");
+            d.symptom =
+                m_config["xid149_reasons"].value("unknown", json::object()).value("symptom", "nvlink_link_down");
         d.attrs["class"] = cls;
         d.explanation = "intrInfo " + hex32(t.intrInfo) + " -> reason (bits 25:20) " + std::to_string(reason) + " (" +
-                        d.attrs["reason_name"] + "), class " + cls;
+            d.attrs["reason_name"] + "), class " + cls;
         return d;
     }
     d.symptom = t.fatal ? nv.value("fatal_symptom", "nvlink_fatal") : nv.value("nonfatal_symptom", "nvlink_nonfatal");
-    d.explanation = "Xid " + std::to_string(xid) + " " + t.subcode + " " + d.attrs["severity"] + " on link " +
-                    d.attrs["link"];
+    d.explanation =
+        "Xid " + std::to_string(xid) + " " + t.subcode + " " + d.attrs["severity"] + " on link " + d.attrs["link"];
     return d;
 }
 
@@ -176,7 +176,7 @@ Decoded HandleXidBurstEvents::decodeXid74(const Xid74Words& w) const
         for (const auto& bit : cls.value("bits", json::array())) {
             if ((w.words[word - 1] >> bit.get<int>()) & 1u) {
                 bits += (bits.empty() ? "" : ", ") + std::string("word ") + std::to_string(word) + " bit " +
-                        std::to_string(bit.get<int>()) + " (" + cls.value("class", "") + ")";
+                    std::to_string(bit.get<int>()) + " (" + cls.value("class", "") + ")";
                 if (d.symptom.empty()) {
                     d.symptom = cls.value("symptom", "nvlink_error");
                     d.sympathetic = cls.value("sympathetic", false);
@@ -201,8 +201,8 @@ std::string HandleXidBurstEvents::chooseSymptom(int xid, const AttrMap& facts) c
         return explicitSymptom;
     auto bucket = facts.find("bucket");
     const std::string byBucket = bucket == facts.end()
-                                     ? std::string()
-                                     : mapped(m_config.value("bucket_symptoms", json::object()), bucket->second, "");
+        ? std::string()
+        : mapped(m_config.value("bucket_symptoms", json::object()), bucket->second, "");
     return byBucket.empty() ? m_config.value("default_symptom", "gpu_xid") : byBucket;
 }
 
@@ -248,7 +248,7 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
     step.node = e.node;
     step.gpu = e.gpu;
     step.summary = "Xid " + std::to_string(xid) + " -> " + d.symptom +
-                   (d.explanation.empty() ? std::string() : ": " + d.explanation);
+        (d.explanation.empty() ? std::string() : ": " + d.explanation);
     step.details = d.attrs;
     step.details["xid"] = std::to_string(xid);
     step.events = {e.id};
@@ -275,7 +275,7 @@ void HandleXidBurstEvents::resolveGpu(Event& e, const ExecutionContext& context,
     step.fired = false;
     step.node = e.node;
     step.summary = "no GPU index known for PCI " + pci + " on " + e.node +
-                   "; symptom keyed by PCI (add NCCL INFO init lines or an nvidia-smi listing)";
+        "; symptom keyed by PCI (add NCCL INFO init lines or an nvidia-smi listing)";
     step.events = {e.id};
     trace.record(std::move(step));
 }
@@ -308,7 +308,7 @@ void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& 
     }
     step.details["xids"] = xids;
     step.summary = "burst of " + std::to_string(burst.size()) + " Xid(s) [" + xids + "] on " + step.node +
-                   (primary ? "; primary " + primary->symptom : "; no primary (sympathetic only)");
+        (primary ? "; primary " + primary->symptom : "; no primary (sympathetic only)");
     trace.record(std::move(step));
     if (!primary)
         return;

@@ -45,14 +45,15 @@ private Q_SLOTS:
         QVERIFY(count.available);
         QVERIFY(!count.complete || count.lines == 300'000);
         QTRY_VERIFY(source.lineCount(0).lines > 0);
-        QVERIFY(source.readLines(0, 0, 3) == (QStringList{QStringLiteral("line 1"), QStringLiteral("line 2"),
-                                                          QStringLiteral("line 3")}));
+        QVERIFY(source.readLines(0, 0, 3) ==
+                (QStringList{QStringLiteral("line 1"), QStringLiteral("line 2"), QStringLiteral("line 3")}));
         QTRY_VERIFY_WITH_TIMEOUT(source.lineCount(0).complete, 20000);
         QCOMPARE(source.lineCount(0).lines, qint64(300'000));
         QVERIFY(!progress.isEmpty());
         const QStringList tail = source.readLines(0, 249'998, 4);
-        QCOMPARE(tail, (QStringList{QStringLiteral("line 249999"), QStringLiteral("line 250000 marker"),
-                                    QStringLiteral("line 250001"), QStringLiteral("line 250002")}));
+        QCOMPARE(tail,
+                 (QStringList{QStringLiteral("line 249999"), QStringLiteral("line 250000 marker"),
+                              QStringLiteral("line 250001"), QStringLiteral("line 250002")}));
         QCOMPARE(source.readLines(0, 299'999, 10).size(), 1);
         QVERIFY(source.readLines(0, 300'000, 1).isEmpty());
         QCOMPARE(source.readRecord(0, 7, 7), QStringLiteral("line 2"));
@@ -96,12 +97,16 @@ private Q_SLOTS:
     void compressedFilesAndArchiveMembers()
     {
         const engine::BundleFile plain = writeLines(m_dir, QStringLiteral("c.log"), 5000);
-        QCOMPARE(QProcess::execute(QStringLiteral("gzip"), {QStringLiteral("-k"), QString::fromStdString(plain.absolutePath)}), 0);
-        QCOMPARE(QProcess::execute(QStringLiteral("tar"), {QStringLiteral("czf"), m_dir.filePath(QStringLiteral("c.tgz")),
-                                                           QStringLiteral("-C"), m_dir.path(), QStringLiteral("c.log")}),
+        QCOMPARE(QProcess::execute(QStringLiteral("gzip"),
+                                   {QStringLiteral("-k"), QString::fromStdString(plain.absolutePath)}),
+                 0);
+        QCOMPARE(QProcess::execute(QStringLiteral("tar"),
+                                   {QStringLiteral("czf"), m_dir.filePath(QStringLiteral("c.tgz")),
+                                    QStringLiteral("-C"), m_dir.path(), QStringLiteral("c.log")}),
                  0);
         const engine::BundleFile gz{"c.log.gz", plain.absolutePath + ".gz", {}, 0};
-        const engine::BundleFile member{"c.tgz/c.log", m_dir.filePath(QStringLiteral("c.tgz")).toStdString(), "c.log", 0};
+        const engine::BundleFile member{"c.tgz/c.log", m_dir.filePath(QStringLiteral("c.tgz")).toStdString(), "c.log",
+                                        0};
         FileEvidenceSource source({gz, member}, nullptr);
         for (int file : {0, 1}) {
             QVERIFY(source.lineCount(file).available);
@@ -109,7 +114,8 @@ private Q_SLOTS:
             QCOMPARE(source.lineCount(file).lines, qint64(5000));
             QCOMPARE(source.readLines(file, 3999, 2),
                      (QStringList{QStringLiteral("line 4000 marker"), QStringLiteral("line 4001")}));
-            QCOMPARE(source.readLines(file, 4001, 1), QStringList{QStringLiteral("line 4002")});  // from the block cache
+            QCOMPARE(source.readLines(file, 4001, 1),
+                     QStringList{QStringLiteral("line 4002")});  // from the block cache
             QCOMPARE(source.readRecord(file, 7, 7), QStringLiteral("line 2"));
         }
         QFuture<QVector<qint64>> found = source.findLines(1, QStringLiteral("marker"), Qt::CaseSensitive);

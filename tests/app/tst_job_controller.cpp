@@ -63,8 +63,9 @@ private Q_SLOTS:
         QCOMPARE(jobs.analyze(m_sample), quint64(1));
         QVERIFY(jobs.isRunning());
         QVERIFY(finished.wait(60000));
-        QCOMPARE(order, (QStringList{QStringLiteral("started"), QStringLiteral("indexed"), QStringLiteral("analysed"),
-                                     QStringLiteral("timeline")}));
+        QCOMPARE(order,
+                 (QStringList{QStringLiteral("started"), QStringLiteral("indexed"), QStringLiteral("analysed"),
+                              QStringLiteral("timeline")}));
         QVERIFY(!jobs.isRunning());
     }
 

@@ -123,13 +123,16 @@ private Q_SLOTS:
     void editingARuleFileChangesTheVerdict()
     {
         QCOMPARE(tests::writeGuideBlocks(m_blocks, "file", m_rules), 2);  // an external change: the watcher sees it
-        QTRY_VERIFY_WITH_TIMEOUT(rootOf(m_bench->controller()->result()) == "container_image_reference_invalid@job", Timeout);
+        QTRY_VERIFY_WITH_TIMEOUT(rootOf(m_bench->controller()->result()) == "container_image_reference_invalid@job",
+                                 Timeout);
         const auto* banner = m_bench->banner();
         QCOMPARE(banner->kind(), views::VerdictBanner::Kind::Changed);
-        QVERIFY2(banner->text().contains(QStringLiteral("user_error/container (root container_bad_argument@job) -> "
-                                                         "user_error/configuration (root container_image_reference_invalid@job)")),
+        QVERIFY2(banner->text().contains(
+                     QStringLiteral("user_error/container (root container_bad_argument@job) -> "
+                                    "user_error/configuration (root container_image_reference_invalid@job)")),
                  qPrintable(banner->text()));
-        QVERIFY(banner->text().contains(QStringLiteral("container_bad_argument@job: active -> scrubbed by ScrubSuperseded")));
+        QVERIFY(banner->text().contains(
+            QStringLiteral("container_bad_argument@job: active -> scrubbed by ScrubSuperseded")));
         QVERIFY(banner->text().contains(QStringLiteral("container_image_reference_invalid@job: added (active)")));
         QVERIFY(m_bench->dock(QStringLiteral("ruleBannerDock"))->isVisible());
         QCOMPARE(m_adopted, 1);
@@ -146,13 +149,16 @@ private Q_SLOTS:
         QCOMPARE(editor->filePath(), file);
         const QString good = editor->editor()->toPlainText();
         QString broken = good;
-        broken.replace(QStringLiteral("\"event\": \"container_error\","), QStringLiteral("\"event\": \"container_error\""));
+        broken.replace(QStringLiteral("\"event\": \"container_error\","),
+                       QStringLiteral("\"event\": \"container_error\""));
         QVERIFY(broken != good);
         editor->editor()->setPlainText(broken);
         const auto before = m_bench->controller()->result();
         QVERIFY(editor->save());
         QTRY_COMPARE_WITH_TIMEOUT(m_bench->banner()->kind(), views::VerdictBanner::Kind::Rejected, Timeout);
-        const int line = static_cast<int>(broken.left(broken.indexOf(QStringLiteral("\"symptom\": \"container_image"))).count(QLatin1Char('\n'))) + 1;
+        const int line = static_cast<int>(broken.left(broken.indexOf(QStringLiteral("\"symptom\": \"container_image")))
+                                              .count(QLatin1Char('\n'))) +
+            1;
         QVERIFY2(m_bench->banner()->headline().contains(QStringLiteral("extractors/container_image.json:%1").arg(line)),
                  qPrintable(m_bench->banner()->headline()));
         QVERIFY(m_bench->banner()->headline().contains(QStringLiteral("invalid JSON")));

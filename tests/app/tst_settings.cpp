@@ -53,7 +53,7 @@ private Q_SLOTS:
             raw.setValue(QStringLiteral("views/timelineRelative"), true);
         }
         Settings s(path);
-        QVERIFY(s.windowState().isEmpty());  // saved by another layout version: ignored
+        QVERIFY(s.windowState().isEmpty());     // saved by another layout version: ignored
         QCOMPARE(s.timelineRelative(), false);  // a group of a newer version is not misread
     }
 

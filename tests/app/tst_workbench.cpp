@@ -87,7 +87,8 @@ private Q_SLOTS:
         views::TimelinePlot* plot = m_window->timelineView()->plot();
         plot->replot(QCustomPlot::rpImmediateRefresh);
         QVERIFY(plot->eventPosition(sel.event).x() >= 0);  // the timeline shows the selected event
-        QVERIFY(m_window->evidencePanel()->titleText().startsWith(QStringLiteral("nvlink_signal_integrity@node-02/gpu3")));
+        QVERIFY(
+            m_window->evidencePanel()->titleText().startsWith(QStringLiteral("nvlink_signal_integrity@node-02/gpu3")));
 
         QTest::mouseClick(m_window->verdictPanel()->evidenceButton(), Qt::LeftButton);
         views::EvidenceTextView* view = m_window->evidencePanel()->textView();

@@ -63,8 +63,8 @@ inline std::vector<GuideBlock> guideBlocks()
 inline void copyCatalog(const std::filesystem::path& from, const std::filesystem::path& to)
 {
     std::filesystem::create_directories(to);
-    std::filesystem::copy(from, to, std::filesystem::copy_options::recursive |
-                                        std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy(from, to,
+                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
 }
 
 /// Writes the guide's blocks of one kind under `dir`; returns how many were written.

@@ -84,7 +84,8 @@ private Q_SLOTS:
                                      trace)
                     .empty());
         // different collectives are different anchors
-        QVERIFY(estimateClockOffsets({watchdog("a", 0, t, "1"), watchdog("b", 1, t + 90 * NsPerSec, "2")}, trace).empty());
+        QVERIFY(
+            estimateClockOffsets({watchdog("a", 0, t, "1"), watchdog("b", 1, t + 90 * NsPerSec, "2")}, trace).empty());
     }
 };
 

@@ -5,8 +5,8 @@
 #include "engine/catalog_cases.h"
 #include "engine/extractor.h"
 #include "engine/json_util.h"
-#include "engine/pipeline.h"
 #include "engine/pci.h"
+#include "engine/pipeline.h"
 
 #include <QtTest>
 
@@ -64,7 +64,8 @@ private Q_SLOTS:
         Observation obs;
         obs.id = 7;
         obs.node = "";
-        const std::string line = "slurmstepd: error: *** STEP 9.0 ON gpu-1 CANCELLED AT 2026-02-01T10:00:00 DUE TO TIME LIMIT ***";
+        const std::string line =
+            "slurmstepd: error: *** STEP 9.0 ON gpu-1 CANCELLED AT 2026-02-01T10:00:00 DUE TO TIME LIMIT ***";
         QVERIFY(set.match(SourceKind::Slurm, line, out));
         const Event e = makeEvent(out.front(), obs);
         QCOMPARE(e.symptom, std::string("slurm_time_limit"));
@@ -146,7 +147,8 @@ private Q_SLOTS:
         sortAndNumberEvents(events);
         auto symptoms = scrubNodeSymptoms(*cat, buildNodeSymptoms(*cat, events, trace), trace);
         QCOMPARE(find(symptoms, "gpu_channel_teardown@n2/gpu3").status, SymptomStatus::Scrubbed);
-        QCOMPARE(find(symptoms, "gpu_channel_teardown@n2/gpu3").causedBy, std::string("nvlink_signal_integrity@n2/gpu3"));
+        QCOMPARE(find(symptoms, "gpu_channel_teardown@n2/gpu3").causedBy,
+                 std::string("nvlink_signal_integrity@n2/gpu3"));
         QCOMPARE(find(symptoms, "gpu_channel_teardown@n5/gpu1").status, SymptomStatus::Active);
     }
 
@@ -201,7 +203,8 @@ private Q_SLOTS:
         const auto cat = tests::sourceCatalog();
         Trace trace;
         PipelineCase pc;
-        pc.input = nlohmann::json::parse(R"json({"context": {"platform": "gb200", "collected": {"n1": ["kernel", "app"], "n7": ["app"]}},
+        pc.input = nlohmann::json::parse(
+            R"json({"context": {"platform": "gb200", "collected": {"n1": ["kernel", "app"], "n7": ["app"]}},
             "symptoms": [{"name": "nvlink_signal_integrity", "node": "n1", "gpu": 0, "at": 0},
                          {"name": "nvlink_signal_integrity", "node": "n7", "gpu": 2, "at": 2}]})json");
         pc.expect = nlohmann::json::object();
@@ -217,7 +220,8 @@ private Q_SLOTS:
         const auto cat = tests::sourceCatalog();
         Trace trace;
         PipelineCase pc;
-        pc.input = nlohmann::json::parse(R"json({"symptoms": [{"name": "nvlink_signal_integrity", "node": "n2", "gpu": 3, "at": 0,
+        pc.input = nlohmann::json::parse(
+            R"json({"symptoms": [{"name": "nvlink_signal_integrity", "node": "n2", "gpu": 3, "at": 0,
             "attrs": {"xid": "149", "subcode": "NETIR_LINK_EVT", "link": "7", "reason": "43", "reason_name": "too_many"}}]})json");
         const auto run = runPipelineCase(*cat, pc, "priority", "", nullptr, trace);
         QVERIFY(run.verdict.rootCause);

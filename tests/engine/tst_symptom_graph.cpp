@@ -13,8 +13,9 @@ using namespace attrib::engine;
 
 namespace {
 
-Symptom symptom(const std::string& id, const std::string& domain, double at, SymptomStatus status = SymptomStatus::Active,
-                const std::string& rule = {}, const std::string& cause = {})
+Symptom symptom(const std::string& id, const std::string& domain, double at,
+                SymptomStatus status = SymptomStatus::Active, const std::string& rule = {},
+                const std::string& cause = {})
 {
     Symptom s;
     s.id = id;
@@ -49,13 +50,15 @@ AnalysisSnapshot cascade()
 {
     auto r = std::make_shared<AnalysisResult>();
     const std::string root = "nvlink_signal_integrity@n2/gpu3";
-    r->symptoms = {symptom("gpu_channel_teardown@n2/gpu3", "gpu", 0.3, SymptomStatus::Scrubbed, "ScrubSympatheticEvents", root),
-                   symptom("nccl_remote_error@n3", "comm_library", 6, SymptomStatus::Demoted, "Xid149AndNvlinkFiltering", root),
-                   symptom(root, "nvlink", 0),
-                   symptom("slurm_task_exit@n2", "scheduler", -1, SymptomStatus::Demoted, "DefaultPriorityRootCause", root),
-                   symptom("torchrun_child_failed@n3", "application", 6.5, SymptomStatus::Demoted, "TerminationIsEffect", root)};
+    r->symptoms = {
+        symptom("gpu_channel_teardown@n2/gpu3", "gpu", 0.3, SymptomStatus::Scrubbed, "ScrubSympatheticEvents", root),
+        symptom("nccl_remote_error@n3", "comm_library", 6, SymptomStatus::Demoted, "Xid149AndNvlinkFiltering", root),
+        symptom(root, "nvlink", 0),
+        symptom("slurm_task_exit@n2", "scheduler", -1, SymptomStatus::Demoted, "DefaultPriorityRootCause", root),
+        symptom("torchrun_child_failed@n3", "application", 6.5, SymptomStatus::Demoted, "TerminationIsEffect", root)};
     for (const auto& s : r->symptoms)
-        r->trace.push_back(step("symptoms", "BuildNodeSymptoms", SymptomChange::Kind::Added, s.id, SymptomStatus::Active));
+        r->trace.push_back(
+            step("symptoms", "BuildNodeSymptoms", SymptomChange::Kind::Added, s.id, SymptomStatus::Active));
     r->trace.push_back(step("scrub", "ScrubSympatheticEvents", SymptomChange::Kind::Scrubbed,
                             "gpu_channel_teardown@n2/gpu3", SymptomStatus::Scrubbed, root));
     r->trace.push_back(step("refine", "Xid149AndNvlinkFiltering", SymptomChange::Kind::Demoted, "nccl_remote_error@n3",
@@ -120,7 +123,8 @@ private Q_SLOTS:
         QVERIFY(text.find("slurm_task_exit@n2 scheduler active\n") != std::string::npos);
         QVERIFY(text.find("root-cause") == std::string::npos);
         QVERIFY(text.find("-> torchrun_child_failed@n3 (TerminationIsEffect)") == std::string::npos);
-        QVERIFY(text.find("edge caused-by nvlink_signal_integrity@n2/gpu3 -> nccl_remote_error@n3") != std::string::npos);
+        QVERIFY(text.find("edge caused-by nvlink_signal_integrity@n2/gpu3 -> nccl_remote_error@n3") !=
+                std::string::npos);
         const auto early = replay.stateAt(1);
         QCOMPARE(buildSymptomGraph(*r, &early, false).nodes.size(), std::size_t(2));
     }

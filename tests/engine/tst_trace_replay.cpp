@@ -36,21 +36,25 @@ CatalogPtr windowProbeCatalog(const std::filesystem::path& dir)
     auto symptoms = [](std::vector<std::pair<const char*, double>> list) {
         auto out = nlohmann::json::array();
         for (const auto& [name, at] : list)
-            out.push_back({{"name", name}, {"node", std::string(name) == "collective_timeout" ? "n1" : "n2"}, {"at", at}});
+            out.push_back(
+                {{"name", name}, {"node", std::string(name) == "collective_timeout" ? "n1" : "n2"}, {"at", at}});
         return out;
     };
-    nlohmann::json rule = {
-        {"id", "BenchWindowProbe"}, {"phase", "refine"}, {"order", 5},
-        {"when", {{"symptom", {"nvlink_signal_integrity"}}}}, {"scope", "any_node"},
-        {"window", {{"before_s", 0}, {"after_s", 300}}}, {"demote", {{"symptom", {"collective_timeout"}}}},
-        {"reason", "{target.name} follows {cause.id}"},
-        {"cases",
-         {{{"name", "inside the window"},
-           {"symptoms", symptoms({{"nvlink_signal_integrity", 0}, {"collective_timeout", 100}})},
-           {"expect", {{"symptoms", {{"collective_timeout@n1", "demoted"}}}}}},
-          {{"name", "before the cause"},
-           {"symptoms", symptoms({{"nvlink_signal_integrity", 10}, {"collective_timeout", 5}})},
-           {"expect", {{"symptoms", {{"collective_timeout@n1", "active"}}}}}}}}};
+    nlohmann::json rule = {{"id", "BenchWindowProbe"},
+                           {"phase", "refine"},
+                           {"order", 5},
+                           {"when", {{"symptom", {"nvlink_signal_integrity"}}}},
+                           {"scope", "any_node"},
+                           {"window", {{"before_s", 0}, {"after_s", 300}}},
+                           {"demote", {{"symptom", {"collective_timeout"}}}},
+                           {"reason", "{target.name} follows {cause.id}"},
+                           {"cases",
+                            {{{"name", "inside the window"},
+                              {"symptoms", symptoms({{"nvlink_signal_integrity", 0}, {"collective_timeout", 100}})},
+                              {"expect", {{"symptoms", {{"collective_timeout@n1", "demoted"}}}}}},
+                             {{"name", "before the cause"},
+                              {"symptoms", symptoms({{"nvlink_signal_integrity", 10}, {"collective_timeout", 5}})},
+                              {"expect", {{"symptoms", {{"collective_timeout@n1", "active"}}}}}}}}};
     tests::writeFile(dir / "refine" / "bench_window_probe.json",
                      nlohmann::json({{"kind", "refine"}, {"rules", {rule}}}).dump(2));
     return rules::loadCatalog(dir.string());
@@ -144,8 +148,8 @@ private Q_SLOTS:
             QCOMPARE(why.status, SymptomStatus::Demoted);
             QCOMPARE(why.step, m_replay->statusStep(id));
             const std::string expected = id + " was demoted at step " + std::to_string(*why.step) +
-                                         " (refine, Xid149AndNvlinkFiltering) because "
-                                         "nvlink_signal_integrity@node-02/gpu3 explains it: ";
+                " (refine, Xid149AndNvlinkFiltering) because "
+                "nvlink_signal_integrity@node-02/gpu3 explains it: ";
             QVERIFY2(why.sentence.rfind(expected, 0) == 0, why.sentence.c_str());
         }
         const auto root = whyStatus(*m_replay, "nvlink_signal_integrity@node-02/gpu3");

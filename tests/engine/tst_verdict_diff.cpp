@@ -51,12 +51,14 @@ private Q_SLOTS:
 
     void changedVerdictListsEverySymptom()
     {
-        const auto a = result("user_error", "container", "bad@job",
-                              {symptom("bad@job", SymptomStatus::Active), symptom("exit@n1", SymptomStatus::Demoted, "P"),
-                               symptom("gone@n2", SymptomStatus::Demoted, "R")});
-        const auto b = result("user_error", "configuration", "sharp@job",
-                              {symptom("bad@job", SymptomStatus::Scrubbed, "ScrubSuperseded"),
-                               symptom("exit@n1", SymptomStatus::Demoted, "P"), symptom("sharp@job", SymptomStatus::Active)});
+        const auto a =
+            result("user_error", "container", "bad@job",
+                   {symptom("bad@job", SymptomStatus::Active), symptom("exit@n1", SymptomStatus::Demoted, "P"),
+                    symptom("gone@n2", SymptomStatus::Demoted, "R")});
+        const auto b =
+            result("user_error", "configuration", "sharp@job",
+                   {symptom("bad@job", SymptomStatus::Scrubbed, "ScrubSuperseded"),
+                    symptom("exit@n1", SymptomStatus::Demoted, "P"), symptom("sharp@job", SymptomStatus::Active)});
         const auto d = diffVerdicts(a, b);
         QVERIFY(!d.empty());
         QVERIFY(!d.terminalChanged());
@@ -85,7 +87,8 @@ private Q_SLOTS:
         for (const char* name : {"b-bundle", "a-bundle", "notes"}) {
             QDir(tmp.path()).mkpath(QString::fromLatin1(name));
             if (std::string(name) != "notes")
-                std::ofstream(tmp.filePath(QString::fromLatin1(name) + QStringLiteral("/expected.json")).toStdString()) << "{}";
+                std::ofstream(tmp.filePath(QString::fromLatin1(name) + QStringLiteral("/expected.json")).toStdString())
+                    << "{}";
         }
         const auto bundles = listBundles(tmp.path().toStdString());
         QCOMPARE(bundles.size(), std::size_t(2));  // folders with an expected.json only, sorted
@@ -103,8 +106,9 @@ private Q_SLOTS:
         QVERIFY(!impact.bundles[0].changed());
         QVERIFY(impact.bundles[1].changed());
         const std::string text = corpusImpactText(impact);
-        QVERIFY(text.find("CHANGED b-bundle\n    baseline: unknown/unknown\n    new:      user_error/configuration s@job\n"
-                          "    s@job: added (active)\n") != std::string::npos);
+        QVERIFY(
+            text.find("CHANGED b-bundle\n    baseline: unknown/unknown\n    new:      user_error/configuration s@job\n"
+                      "    s@job: added (active)\n") != std::string::npos);
         QVERIFY(text.find("a-bundle") == std::string::npos);
         QVERIFY(text.find("1 of 2 verdict(s) changed") != std::string::npos);
         QVERIFY(corpusImpactText(impact, true).find("same    a-bundle") != std::string::npos);

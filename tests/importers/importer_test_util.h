@@ -37,7 +37,10 @@ inline std::string readText(const std::string& path)
     return buffer.str();
 }
 
-inline std::string fixture(const std::string& name) { return readText(fixturePath(name)); }
+inline std::string fixture(const std::string& name)
+{
+    return readText(fixturePath(name));
+}
 
 /// A reader over a string, handing out at most `step` bytes per call.
 inline importers::ReadFn stringReader(std::string data, std::size_t step = 1 << 20)
@@ -69,8 +72,7 @@ inline ReadResult readAll(const std::string& data, const std::string& path = "fi
     importers::ReaderOptions options;
     options.wrapWidth = importers::detectWrapWidth(head, out.sniffed);
     out.stats = importers::readRecords(stringReader(data, step), out.sniffed,
-                                       importers::TimeHints{year, engine::NoTime}, options,
-                                       [&](importers::Record& r) {
+                                       importers::TimeHints{year, engine::NoTime}, options, [&](importers::Record& r) {
                                            out.records.push_back(r);
                                            return true;
                                        });

@@ -16,8 +16,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string XidLine = "Apr 22 21:34:20 n1 kernel: [ 3258.118251] NVRM: Xid (PCI:0000:61:00): 79, pid='<unknown>', "
-                            "name=<unknown>, GPU has fallen off the bus.\n";
+const std::string XidLine =
+    "Apr 22 21:34:20 n1 kernel: [ 3258.118251] NVRM: Xid (PCI:0000:61:00): 79, pid='<unknown>', "
+    "name=<unknown>, GPU has fallen off the bus.\n";
 
 std::set<std::string> listFiles(const fs::path& root)
 {
@@ -37,10 +38,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("format");
         QTest::addColumn<QString>("name");
-        QTest::newRow("tar.gz") << "tgz" << "nvlink-xid149.tar.gz";
-        QTest::newRow("tgz") << "tgz" << "bundle.tgz";
-        QTest::newRow("tar") << "tar" << "nvlink-xid149.tar";
-        QTest::newRow("zip") << "zip" << "nvlink-xid149.zip";
+        QTest::newRow("tar.gz") << "tgz"
+                                << "nvlink-xid149.tar.gz";
+        QTest::newRow("tgz") << "tgz"
+                             << "bundle.tgz";
+        QTest::newRow("tar") << "tar"
+                             << "nvlink-xid149.tar";
+        QTest::newRow("zip") << "zip"
+                             << "nvlink-xid149.zip";
     }
 
     void sampleArchivesGiveTheFolderVerdict()
@@ -80,9 +85,11 @@ private Q_SLOTS:
         std::string kern = "Apr 22 21:30:00 n1 kernel: [ 3018.0] usb 1-1: new device\n" + XidLine;
         QVERIFY(tests::writeArchive((root / "nodes/n1/kern.log.gz").string(), {{"kern.log", kern}}, "gz"));
         QVERIFY(tests::writeArchive((root / "nodes/n2/logs.tar.gz").string(),
-                                    {{"var/log/kern.log.gz", ""}, {"var/log/dmesg.txt", "[ 5.0] NVRM: Xid "
-                                                                                       "(PCI:0000:1b:00): 79, GPU has "
-                                                                                       "fallen off the bus.\n"}},
+                                    {{"var/log/kern.log.gz", ""},
+                                     {"var/log/dmesg.txt",
+                                      "[ 5.0] NVRM: Xid "
+                                      "(PCI:0000:1b:00): 79, GPU has "
+                                      "fallen off the bus.\n"}},
                                     "tgz"));
         const auto before = listFiles(root);
         auto outcome = tests::analyze(root.string());
@@ -113,9 +120,10 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const std::string archive = dir.path().toStdString() + "/evil.tar";
-        QVERIFY(tests::writeArchive(archive, {{"b/nodes/n1/kern.log", XidLine}, {"b/../../etc/cron.d/x", "* * * *\n"},
-                                              {"/etc/passwd", "root:x:0:0\n"}},
-                                    "tar"));
+        QVERIFY(tests::writeArchive(
+            archive,
+            {{"b/nodes/n1/kern.log", XidLine}, {"b/../../etc/cron.d/x", "* * * *\n"}, {"/etc/passwd", "root:x:0:0\n"}},
+            "tar"));
         auto outcome = tests::analyze(archive);
         QVERIFY2(outcome.result, outcome.error.c_str());
         const auto& r = *outcome.result;
@@ -201,9 +209,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string base = dir.path().toStdString();
         QVERIFY(tests::writeArchive(base + "/inner.tgz", {{"kern.log", XidLine}}, "tgz"));
-        QVERIFY(tests::writeArchive(base + "/outer.zip", {{"b/nodes/n1/kern.log", XidLine},
-                                                         {"b/nodes/n1/inner.tgz", tests::readText(base + "/inner.tgz")}},
-                                    "zip"));
+        QVERIFY(tests::writeArchive(
+            base + "/outer.zip",
+            {{"b/nodes/n1/kern.log", XidLine}, {"b/nodes/n1/inner.tgz", tests::readText(base + "/inner.tgz")}}, "zip"));
         auto outcome = tests::analyze(base + "/outer.zip");
         QVERIFY(outcome.result);
         const auto* inner = tests::fileCoverage(*outcome.result, "nodes/n1/inner.tgz");
@@ -220,8 +228,8 @@ private Q_SLOTS:
         tests::writeFile(base + "/plain.log", text);
         QVERIFY(tests::writeArchive(base + "/packed.log.gz", {{"x", text}}, "gz"));
         QVERIFY(tests::writeArchive(base + "/inner.gz", {{"x", text}}, "gz"));
-        QVERIFY(tests::writeArchive(base + "/b.tar", {{"b/a.log", text}, {"b/c.log.gz", tests::readText(base + "/inner.gz")}},
-                                    "tar"));
+        QVERIFY(tests::writeArchive(base + "/b.tar",
+                                    {{"b/a.log", text}, {"b/c.log.gz", tests::readText(base + "/inner.gz")}}, "tar"));
         const std::vector<engine::BundleFile> files{{"plain.log", base + "/plain.log", "", text.size()},
                                                     {"packed.log.gz", base + "/packed.log.gz", "", 0},
                                                     {"a.log", base + "/b.tar", "b/a.log", text.size()},

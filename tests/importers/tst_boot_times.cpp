@@ -48,8 +48,9 @@ class TestBootTimes : public QObject {
 private Q_SLOTS:
     void fromWorkload()
     {
-        const auto r = analyzeFiles({{"workload.json", "{\"id\": \"1\", \"boot_times\": {\"node-04\": \"2026-04-22T20:40:00Z\"}}"},
-                                     {Bare, tests::fixture("dmesg-raw-bare.txt")}});
+        const auto r =
+            analyzeFiles({{"workload.json", "{\"id\": \"1\", \"boot_times\": {\"node-04\": \"2026-04-22T20:40:00Z\"}}"},
+                          {Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::Absolute);
@@ -92,7 +93,8 @@ private Q_SLOTS:
         // The same `NVRM: GPU at PCI` line, once with a wall-clock stamp and once with seconds since boot.
         const std::string dmesgT = "[Wed Apr 22 20:40:26 2026] NVRM: GPU at PCI:0000:61:00: "
                                    "GPU-c259a791-a2ad-0f8a-0e11-3ae1dea80389\n";
-        const auto r = analyzeFiles({{"nodes/node-04/dmesg-T.txt", dmesgT}, {Bare, tests::fixture("dmesg-raw-bare.txt")}});
+        const auto r =
+            analyzeFiles({{"nodes/node-04/dmesg-T.txt", dmesgT}, {Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::Absolute);

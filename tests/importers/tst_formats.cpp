@@ -20,7 +20,10 @@ namespace {
 constexpr qint64 Us = 1000;
 constexpr qint64 Sec = 1'000'000'000;
 
-qint64 iso(const char* s) { return isoTime(s); }
+qint64 iso(const char* s)
+{
+    return isoTime(s);
+}
 
 /// `journalctl -o export` bytes: text fields, and binary fields for values with newlines.
 std::string exportField(const std::string& key, const std::string& value)
@@ -50,8 +53,9 @@ private Q_SLOTS:
         QCOMPARE(r.records[0].uptime, qint64(2641971) * Us);
         QCOMPARE(r.records[0].host, std::string("node-03"));
         QCOMPARE(r.records[0].kind, SourceKind::Kernel);
-        QCOMPARE(r.records[1].text, std::string("NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in this "
-                                                "system has fallen off the bus and is not responding to commands."));
+        QCOMPARE(r.records[1].text,
+                 std::string("NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in this "
+                             "system has fallen off the bus and is not responding to commands."));
         QCOMPARE(r.records[2].kind, SourceKind::Syslog);
         QCOMPARE(r.records[2].text, std::string("systemd-networkd[2385]: ib1: Lost carrier"));
         QVERIFY(r.records[3].text.rfind("NVRM: Xid (PCI:0000:b3:00): 79, GPU has fallen off the bus.", 0) == 0);
@@ -60,16 +64,18 @@ private Q_SLOTS:
 
     void journalExport()
     {
-        std::string data = exportField("__CURSOR", "s=1;i=1") + exportField("__REALTIME_TIMESTAMP", "1776893660118251")
-                           + exportField("__MONOTONIC_TIMESTAMP", "3258118251") + exportField("_TRANSPORT", "kernel")
-                           + exportField("_HOSTNAME", "node-03")
-                           + exportField("MESSAGE", "NVRM: The NVIDIA GPU 0000:b3:00.0\n  NVRM: (PCI ID: 10de:26b5) "
-                                                    "installed in this system has\n  NVRM: fallen off the bus.")
-                           + "\n";
+        std::string data = exportField("__CURSOR", "s=1;i=1") +
+            exportField("__REALTIME_TIMESTAMP", "1776893660118251") +
+            exportField("__MONOTONIC_TIMESTAMP", "3258118251") + exportField("_TRANSPORT", "kernel") +
+            exportField("_HOSTNAME", "node-03") +
+            exportField("MESSAGE",
+                        "NVRM: The NVIDIA GPU 0000:b3:00.0\n  NVRM: (PCI ID: 10de:26b5) "
+                        "installed in this system has\n  NVRM: fallen off the bus.") +
+            "\n";
         const std::size_t second = data.size();
-        data += exportField("__CURSOR", "s=1;i=2") + exportField("__REALTIME_TIMESTAMP", "1776893661000000")
-                + exportField("_TRANSPORT", "syslog") + exportField("SYSLOG_IDENTIFIER", "systemd-networkd")
-                + exportField("_PID", "2385") + exportField("MESSAGE", "ib1: Lost carrier") + "\n";
+        data += exportField("__CURSOR", "s=1;i=2") + exportField("__REALTIME_TIMESTAMP", "1776893661000000") +
+            exportField("_TRANSPORT", "syslog") + exportField("SYSLOG_IDENTIFIER", "systemd-networkd") +
+            exportField("_PID", "2385") + exportField("MESSAGE", "ib1: Lost carrier") + "\n";
         const auto r = tests::readAll(data, "journal.export", 2026, 7);
         QCOMPARE(r.sniffed.format, std::string("journal-export"));
         QCOMPARE(r.records.size(), std::size_t(2));
@@ -126,14 +132,16 @@ private Q_SLOTS:
                 kernel.push_back(rec.text);
             if (rec.text.rfind("nvidia-smi -q GPU", 0) == 0)
                 inventory.push_back(rec.text);
-            if (rec.text.find("HW Thermal Slowdown") != std::string::npos && rec.text.find(": Active") != std::string::npos)
+            if (rec.text.find("HW Thermal Slowdown") != std::string::npos &&
+                rec.text.find(": Active") != std::string::npos)
                 slowdownGpu = rec.gpu;
             if (rec.kind != SourceKind::Unknown)
                 QCOMPARE(rec.host, std::string("node-02"));
         }
         QCOMPARE(inventory.size(), std::size_t(4));
-        QCOMPARE(inventory[3], std::string("nvidia-smi -q GPU 3 pci 00000000:61:00.0 serial 1654925215539 uuid "
-                                           "GPU-c259a791-a2ad-0f8a-0e11-3ae1dea80389 minor 3 product NVIDIA_B200"));
+        QCOMPARE(inventory[3],
+                 std::string("nvidia-smi -q GPU 3 pci 00000000:61:00.0 serial 1654925215539 uuid "
+                             "GPU-c259a791-a2ad-0f8a-0e11-3ae1dea80389 minor 3 product NVIDIA_B200"));
         QCOMPARE(slowdownGpu, 3);
         QVERIFY(std::any_of(kernel.begin(), kernel.end(),
                             [](const auto& t) { return t.rfind("NVRM: Xid (PCI:0000:61:00): 79", 0) == 0; }));
@@ -188,9 +196,10 @@ private Q_SLOTS:
         QCOMPARE(r.sniffed.format, std::string("k8s-events"));
         QCOMPARE(r.records.size(), std::size_t(3));
         QCOMPARE(r.records[0].time, iso("2026-04-22T21:00:02.118251Z"));  // eventTime when the stamps are null
-        QCOMPARE(r.records[1].text, std::string("k8s event Warning Evicted Pod/train/llm-worker-3: The node was low "
-                                                "on resource: memory. Threshold quantity: 100Mi, available: 52Mi. "
-                                                "(on node-02)"));
+        QCOMPARE(r.records[1].text,
+                 std::string("k8s event Warning Evicted Pod/train/llm-worker-3: The node was low "
+                             "on resource: memory. Threshold quantity: 100Mi, available: 52Mi. "
+                             "(on node-02)"));
         QCOMPARE(r.records[1].host, std::string("node-02"));
         QCOMPARE(r.records[2].host, std::string("node-03"));  // a Node object names its node
     }
@@ -200,9 +209,10 @@ private Q_SLOTS:
         const auto r = tests::readAll(tests::fixture("kueue-workload.json"), "wl.json");
         QCOMPARE(r.sniffed.format, std::string("kueue-workload"));
         QCOMPARE(r.records.size(), std::size_t(6));
-        QCOMPARE(r.records[3].text, std::string("kueue workload team-a/job-llm-pretrain-7f3c condition Evicted=True "
-                                                "reason=Preempted: Preempted to accommodate a workload (UID: 42c1) due "
-                                                "to prioritization in the ClusterQueue"));
+        QCOMPARE(r.records[3].text,
+                 std::string("kueue workload team-a/job-llm-pretrain-7f3c condition Evicted=True "
+                             "reason=Preempted: Preempted to accommodate a workload (UID: 42c1) due "
+                             "to prioritization in the ClusterQueue"));
         QCOMPARE(r.records[3].labels.at("context.scheduler"), std::string("kueue"));
         QCOMPARE(r.records[3].time, iso("2026-04-22T21:40:10Z"));
         const auto list = tests::readAll(tests::fixture("kueue-workload-list.json"), "wl.json");

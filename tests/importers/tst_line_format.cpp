@@ -16,8 +16,14 @@ namespace {
 
 constexpr qint64 Sec = 1'000'000'000;
 
-std::string_view view(const QByteArray& bytes) { return std::string_view(bytes.constData(), bytes.size()); }
-QString str(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+std::string_view view(const QByteArray& bytes)
+{
+    return std::string_view(bytes.constData(), bytes.size());
+}
+QString str(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
 
 /// What one parsed line should look like.
 struct Expect {
@@ -55,7 +61,7 @@ QByteArray repeatLines(const QByteArray& line, int count)
 /// Parses `lines` with one parser and returns the times it gave.
 QList<qint64> times(const char* format, const QList<QByteArray>& lines, int year)
 {
-    auto parser = makeParser(Sniffed { SourceKind::Unknown, format, {} }, TimeHints { year, NoTime });
+    auto parser = makeParser(Sniffed{SourceKind::Unknown, format, {}}, TimeHints{year, NoTime});
     QList<qint64> out;
     for (const auto& line : lines) {
         ParsedLine parsed;
@@ -88,7 +94,10 @@ constexpr const char* Xid = "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off 
 constexpr const char* Watchdog = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580)";
 constexpr qint64 Apr22 = 1776893660 * Sec;  // 2026-04-22T21:34:20Z
 
-QByteArray glogLine() { return QByteArray("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] ") + Watchdog; }
+QByteArray glogLine()
+{
+    return QByteArray("[rank0]:[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] ") + Watchdog;
+}
 
 /// Kernel ring buffer and syslog files.
 void addLogSniffRows()
@@ -180,22 +189,25 @@ void addEdgeSniffRows()
     sniffRow("UTF-8 text is not binary", "[ 1.000000] gr\xc3\xbc\xc3\x9f \xe2\x9c\x93\n", "", SourceKind::Kernel,
              "dmesg-raw");
     sniffRow("NUL byte", QByteArray("[ 1.000000] a\n\0\0\0", 17), "", SourceKind::Unknown, "", "binary content");
-    sniffRow("mostly control bytes", "\x01\x02\x03\x04\x05\x06\x07\x08" "abc\n", "", SourceKind::Unknown, "",
-             "binary content");
-    sniffRow("invalid UTF-8", "\xff\xfe\xfa\xfb\xfc\xfd\x80\x81\x82" "ab", "", SourceKind::Unknown, "",
-             "binary content");
+    sniffRow("mostly control bytes",
+             "\x01\x02\x03\x04\x05\x06\x07\x08"
+             "abc\n",
+             "", SourceKind::Unknown, "", "binary content");
+    sniffRow("invalid UTF-8",
+             "\xff\xfe\xfa\xfb\xfc\xfd\x80\x81\x82"
+             "ab",
+             "", SourceKind::Unknown, "", "binary content");
     sniffRow("empty", "", "", SourceKind::Unknown, "", "empty file");
     sniffRow("only whitespace", "\n\n   \r\n\t\n", "", SourceKind::Unknown, "", "empty file");
     sniffRow("json object", "{\"job\": {\"id\": 1}}\n", "workload.json", SourceKind::Unknown, "", "json");
     sniffRow("json lines", "{\"a\":1}\n{\"a\":2}\n", "", SourceKind::Unknown, "", "json");
     sniffRow("json array", "\n  [\n  {\"a\": 1}\n]\n", "", SourceKind::Unknown, "", "json");
-    sniffRow("plain job output", "about to fail\ntask 0 on vm\ntask 1 on vm\n", "fail.out.txt", SourceKind::Unknown,
-             "", "unrecognized format");
-    sniffRow("tie: path says dmesg", "[ 1.000000] a\n[rank0]:b\n", "node1/dmesg.txt", SourceKind::Kernel,
-             "dmesg-raw");
+    sniffRow("plain job output", "about to fail\ntask 0 on vm\ntask 1 on vm\n", "fail.out.txt", SourceKind::Unknown, "",
+             "unrecognized format");
+    sniffRow("tie: path says dmesg", "[ 1.000000] a\n[rank0]:b\n", "node1/dmesg.txt", SourceKind::Kernel, "dmesg-raw");
     sniffRow("tie: path says rank log", "[ 1.000000] a\n[rank0]:b\n", "logs/rank0.log", SourceKind::App, "app");
-    sniffRow("path alone does not decide", "[ 1.000000] a\n[ 2.000000] b\n[rank0]:c\n", "rank0.log",
-             SourceKind::Kernel, "dmesg-raw");
+    sniffRow("path alone does not decide", "[ 1.000000] a\n[ 2.000000] b\n[rank0]:c\n", "rank0.log", SourceKind::Kernel,
+             "dmesg-raw");
 }
 
 void addKernelParseRows()
@@ -204,36 +216,41 @@ void addKernelParseRows()
     const qint64 boot = makeTime(2026, 4, 22, 0, 0, 0);
 
     parseRow("raw, boot unknown", "dmesg-raw", QByteArray("[ 1843.308145] ") + Xid,
-             { .time = 1843 * Sec + 308145000, .source = TS::BootRelative, .text = Xid });
+             {.time = 1843 * Sec + 308145000, .source = TS::BootRelative, .text = Xid});
     parseRow("raw, boot known", "dmesg-raw", QByteArray("[ 1843.308145] ") + Xid,
-             { .time = boot + 1843 * Sec + 308145000, .source = TS::Absolute, .text = Xid }, 2026, boot);
-    parseRow("raw with priority", "dmesg-raw", "<4>[ 12.500000] x", { .time = 12 * Sec + 500000000,
-             .source = TS::BootRelative, .text = "x" });
-    parseRow("raw continuation", "dmesg-raw", "   Call Trace:", { .text = "   Call Trace:" });
+             {.time = boot + 1843 * Sec + 308145000, .source = TS::Absolute, .text = Xid}, 2026, boot);
+    parseRow("raw with priority", "dmesg-raw", "<4>[ 12.500000] x",
+             {.time = 12 * Sec + 500000000, .source = TS::BootRelative, .text = "x"});
+    parseRow("raw continuation", "dmesg-raw", "   Call Trace:", {.text = "   Call Trace:"});
     parseRow("dmesg -T", "dmesg-T", QByteArray("[Sun Feb 23 16:24:18 2025] ") + Xid,
-             { .time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid });
-    parseRow("binary garbage", "dmesg-raw", QByteArray("\x01\x02\x03\x04x", 5), { .text = "", .ok = false });
-    parseRow("embedded NUL", "dmesg-raw", QByteArray("[ 1.000000] a\0b", 15), { .text = "", .ok = false });
+             {.time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid});
+    parseRow("binary garbage", "dmesg-raw", QByteArray("\x01\x02\x03\x04x", 5), {.text = "", .ok = false});
+    parseRow("embedded NUL", "dmesg-raw", QByteArray("[ 1.000000] a\0b", 15), {.text = "", .ok = false});
 
     // Syslog
     parseRow("RFC 3164 kernel with uptime", "rfc3164", QByteArray("Apr 22 21:34:20 node-01 kernel: [12345.678] ") + Xid,
-             { .time = Apr22, .source = TS::YearInferred, .host = "node-01", .text = Xid });
+             {.time = Apr22, .source = TS::YearInferred, .host = "node-01", .text = Xid});
     parseRow("RFC 3164 kernel, no uptime", "rfc3164", "Sep 24 11:08:03 bvr-sql18 kernel: EDAC MC1: 5 CE error",
-             { .time = makeTime(2026, 9, 24, 11, 8, 3), .source = TS::YearInferred, .host = "bvr-sql18",
-               .text = "EDAC MC1: 5 CE error" });
+             {.time = makeTime(2026, 9, 24, 11, 8, 3),
+              .source = TS::YearInferred,
+              .host = "bvr-sql18",
+              .text = "EDAC MC1: 5 CE error"});
     parseRow("RFC 3164 daemon keeps its tag", "rfc3164",
              "Dec  6 19:25:33 at7tj000004 systemd-networkd[2385]: ib1: Lost carrier",
-             { .time = makeTime(2024, 12, 6, 19, 25, 33), .source = TS::YearInferred, .host = "at7tj000004",
-               .text = "systemd-networkd[2385]: ib1: Lost carrier" }, 2024);
+             {.time = makeTime(2024, 12, 6, 19, 25, 33),
+              .source = TS::YearInferred,
+              .host = "at7tj000004",
+              .text = "systemd-networkd[2385]: ib1: Lost carrier"},
+             2024);
     parseRow("RFC 3164 without a year", "rfc3164", "Apr 22 21:34:20 node-01 kernel: NVRM: x",
-             { .host = "node-01", .text = "NVRM: x" }, 0);
+             {.host = "node-01", .text = "NVRM: x"}, 0);
     parseRow("RFC 3164 no tag", "rfc3164", "Apr 22 21:34:20 node-01 free text here",
-             { .time = Apr22, .source = TS::YearInferred, .host = "node-01", .text = "free text here" });
-    parseRow("syslog line without stamp", "rfc3164", "  continued", { .text = "  continued" });
+             {.time = Apr22, .source = TS::YearInferred, .host = "node-01", .text = "free text here"});
+    parseRow("syslog line without stamp", "rfc3164", "  continued", {.text = "  continued"});
     parseRow("ISO kernel", "iso8601", QByteArray("2026-04-22T21:34:20.123456+00:00 node-07 kernel: ") + Xid,
-             { .time = Apr22 + 123456000, .source = TS::Absolute, .host = "node-07", .text = Xid });
+             {.time = Apr22 + 123456000, .source = TS::Absolute, .host = "node-07", .text = Xid});
     parseRow("ISO with offset and uptime", "iso8601", "2023-06-22T21:55:31.352446+08:00 host kernel: [1.500000] x",
-             { .time = 1687442131 * Sec + 352446000, .source = TS::Absolute, .host = "host", .text = "x" });
+             {.time = 1687442131 * Sec + 352446000, .source = TS::Absolute, .host = "host", .text = "x"});
 }
 
 void addAppParseRows()
@@ -241,59 +258,64 @@ void addAppParseRows()
     using TS = TimeSource;
     // Application logs
     const char* nccl = "node-02:4321:4400 [3] NCCL WARN NET/IB : Got completion from peer";
-    parseRow("NCCL keeps whole line", "app", nccl, { .host = "node-02", .gpu = 3, .text = nccl });
-    parseRow("rank + NCCL with file", "app", "[rank3]:node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x",
-             { .host = "node-02", .rank = 3, .gpu = 3,
-               .text = "node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x" });
-    parseRow("rank + glog", "app", glogLine(),
-             { .time = makeTime(2024, 12, 6, 18, 44, 12, 715298746), .source = TS::YearInferred, .rank = 0,
-               .text = Watchdog }, 2024);
-    parseRow("rank + glog, no year", "app", glogLine(), { .rank = 0, .text = Watchdog }, 0);
+    parseRow("NCCL keeps whole line", "app", nccl, {.host = "node-02", .gpu = 3, .text = nccl});
+    parseRow(
+        "rank + NCCL with file", "app", "[rank3]:node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x",
+        {.host = "node-02", .rank = 3, .gpu = 3, .text = "node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x"});
+    parseRow(
+        "rank + glog", "app", glogLine(),
+        {.time = makeTime(2024, 12, 6, 18, 44, 12, 715298746), .source = TS::YearInferred, .rank = 0, .text = Watchdog},
+        2024);
+    parseRow("rank + glog, no year", "app", glogLine(), {.rank = 0, .text = Watchdog}, 0);
     parseRow("unpadded glog month", "app", "[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] x",
-             { .time = makeTime(2025, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 0, .text = "x" },
+             {.time = makeTime(2025, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 0, .text = "x"},
              2025);
     parseRow("old c10 without stamp", "app", "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught",
-             { .text = "[Rank 1] Watchdog caught" });
+             {.text = "[Rank 1] Watchdog caught"});
     parseRow("glog without fraction", "app", "[rank1]:[E1111 17:10:53] ProcessGroupNCCL's watchdog got stuck",
-             { .time = makeTime(2026, 11, 11, 17, 10, 53), .source = TS::YearInferred, .rank = 1,
-               .text = "ProcessGroupNCCL's watchdog got stuck" });
+             {.time = makeTime(2026, 11, 11, 17, 10, 53),
+              .source = TS::YearInferred,
+              .rank = 1,
+              .text = "ProcessGroupNCCL's watchdog got stuck"});
     parseRow("python logging", "app",
              "[2024-05-08 08:47:31,877] torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1)",
-             { .time = makeTime(2024, 5, 8, 8, 47, 31, 877000000), .source = TS::Absolute,
-               .text = "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1)" });
+             {.time = makeTime(2024, 5, 8, 8, 47, 31, 877000000),
+              .source = TS::Absolute,
+              .text = "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: 1)"});
     parseRow("bare glog (torch elastic)", "app",
              "E0325 20:57:27.620000 2606 site-packages/torch/distributed/elastic/multiprocessing/api.py:869] "
              "failed (exitcode: -9) local_rank: 5",
-             { .time = makeTime(2025, 3, 25, 20, 57, 27, 620000000), .source = TS::YearInferred,
-               .text = "failed (exitcode: -9) local_rank: 5" }, 2025);
+             {.time = makeTime(2025, 3, 25, 20, 57, 27, 620000000),
+              .source = TS::YearInferred,
+              .text = "failed (exitcode: -9) local_rank: 5"},
+             2025);
     parseRow("mpirun stdout", "app", "[1,2]<stdout>:RuntimeError: CUDA error",
-             { .rank = 2, .text = "RuntimeError: CUDA error" });
+             {.rank = 2, .text = "RuntimeError: CUDA error"});
     parseRow("mpirun + rank + glog", "app",
              "[1,12]<stderr>:[rank12]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] x",
-             { .time = makeTime(2026, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 12,
-               .text = "x" });
-    parseRow("srun label", "app", " 3: Traceback (most recent call last):",
-             { .rank = 3, .text = "Traceback (most recent call last):" });
+             {.time = makeTime(2026, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 12, .text = "x"});
+    parseRow("srun label", "app",
+             " 3: Traceback (most recent call last):", {.rank = 3, .text = "Traceback (most recent call last):"});
     parseRow("srun label + NCCL", "app", "12: node-05:1:2 [7] NCCL INFO x",
-             { .host = "node-05", .rank = 12, .gpu = 7, .text = "node-05:1:2 [7] NCCL INFO x" });
+             {.host = "node-05", .rank = 12, .gpu = 7, .text = "node-05:1:2 [7] NCCL INFO x"});
     parseRow("collector ISO + rank", "app", "2026-04-22T21:34:20.123Z [rank5]: x",
-             { .time = Apr22 + 123000000, .source = TS::Absolute, .rank = 5, .text = "x" });
+             {.time = Apr22 + 123000000, .source = TS::Absolute, .rank = 5, .text = "x"});
     parseRow("collector stamp is not an NCCL host", "app", "2026-04-22T21:34:20 [3] x",
-             { .time = Apr22, .source = TS::Absolute, .text = "[3] x" });
+             {.time = Apr22, .source = TS::Absolute, .text = "[3] x"});
     parseRow("collector bracket + label", "app", "[2026-04-22 21:34:20] 3: hello",
-             { .time = Apr22, .source = TS::Absolute, .rank = 3, .text = "hello" });
+             {.time = Apr22, .source = TS::Absolute, .rank = 3, .text = "hello"});
     parseRow("collector stamp wins over glog", "app", "2026-04-22T21:34:20Z [rank0]:[E1206 18:44:12.7 X.cpp:1] y",
-             { .time = Apr22, .source = TS::Absolute, .rank = 0, .text = "y" }, 2024);
+             {.time = Apr22, .source = TS::Absolute, .rank = 0, .text = "y"}, 2024);
     parseRow("rank prefix keeps indentation", "app", "[rank0]:   File \"train.py\", line 12",
-             { .rank = 0, .text = "  File \"train.py\", line 12" });
+             {.rank = 0, .text = "  File \"train.py\", line 12"});
     parseRow("traceback frame untouched", "app", "  File \"train.py\", line 12, in <module>",
-             { .text = "  File \"train.py\", line 12, in <module>" });
-    parseRow("elastic summary entry", "app", "[0]:", { .text = "[0]:" });
+             {.text = "  File \"train.py\", line 12, in <module>"});
+    parseRow("elastic summary entry", "app", "[0]:", {.text = "[0]:"});
     parseRow("elastic summary time", "app", "  time      : 2024-03-05_07:01:51",
-             { .text = "  time      : 2024-03-05_07:01:51" });
-    parseRow("label needs a space", "app", "12:34:56 not a label", { .text = "12:34:56 not a label" });
-    parseRow("empty line", "app", "", { .text = "" });
-    parseRow("app garbage", "app", QByteArray("\x01\x02\x03\x04\x05", 5), { .text = "", .ok = false });
+             {.text = "  time      : 2024-03-05_07:01:51"});
+    parseRow("label needs a space", "app", "12:34:56 not a label", {.text = "12:34:56 not a label"});
+    parseRow("empty line", "app", "", {.text = ""});
+    parseRow("app garbage", "app", QByteArray("\x01\x02\x03\x04\x05", 5), {.text = "", .ok = false});
 }
 
 void addSlurmAndFabricParseRows()
@@ -302,30 +324,34 @@ void addSlurmAndFabricParseRows()
     // Slurm
     parseRow("slurmstepd with host", "slurm-out",
              "slurmstepd-vm: error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***",
-             { .host = "vm", .text = "error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***" });
+             {.host = "vm", .text = "error: *** JOB 6 ON vm CANCELLED AT 2026-11-29T08:46:57 ***"});
     parseRow("slurmstepd without host", "slurm-out",
              "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=7.batch.",
-             { .text = "error: Detected 1 oom-kill event(s) in StepId=7.batch." });
+             {.text = "error: Detected 1 oom-kill event(s) in StepId=7.batch."});
     parseRow("srun line kept", "slurm-out", "srun: error: vm: tasks 0-1: Exited with exit code 1",
-             { .text = "srun: error: vm: tasks 0-1: Exited with exit code 1" });
+             {.text = "srun: error: vm: tasks 0-1: Exited with exit code 1"});
     parseRow("app line in job output", "slurm-out", glogLine(),
-             { .time = makeTime(2026, 12, 6, 18, 44, 12, 715298746), .source = TS::YearInferred, .rank = 0,
-               .text = Watchdog });
+             {.time = makeTime(2026, 12, 6, 18, 44, 12, 715298746),
+              .source = TS::YearInferred,
+              .rank = 0,
+              .text = Watchdog});
     parseRow("labelled slurmstepd", "slurm-out", "0: slurmstepd-node3: error: x",
-             { .host = "node3", .rank = 0, .text = "error: x" });
+             {.host = "node3", .rank = 0, .text = "error: x"});
     parseRow("daemon log", "slurm-daemon",
              "[2026-04-29T23:36:37.809] error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 ***",
-             { .time = makeTime(2026, 4, 29, 23, 36, 37, 809000000), .source = TS::Absolute,
-               .text = "error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 ***" });
-    parseRow("daemon continuation", "slurm-daemon", "more text", { .text = "more text" });
+             {.time = makeTime(2026, 4, 29, 23, 36, 37, 809000000),
+              .source = TS::Absolute,
+              .text = "error: *** STEP 52222788.0 ON nid002888 CANCELLED AT 2026-04-29T23:36:37 ***"});
+    parseRow("daemon continuation", "slurm-daemon", "more text", {.text = "more text"});
 
     // Fabric Manager
     parseRow("fabric manager", "fabricmanager",
              "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0",
-             { .time = 1721721235 * Sec, .source = TS::Absolute,
-               .text = "[ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0" });
+             {.time = 1721721235 * Sec,
+              .source = TS::Absolute,
+              .text = "[ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0"});
     parseRow("fabric manager unstamped", "fabricmanager", "detected number of NVSwitches don't match",
-             { .text = "detected number of NVSwitches don't match" });
+             {.text = "detected number of NVSwitches don't match"});
 }
 
 }  // namespace
@@ -390,8 +416,8 @@ void TestLineFormat::parsing()
     QFETCH(qint64, boot);
     QFETCH(QByteArray, line);
     QFETCH(bool, ok);
-    const Sniffed sniffed { SourceKind::Unknown, format.toStdString(), {} };
-    auto parser = makeParser(sniffed, TimeHints { year, boot });
+    const Sniffed sniffed{SourceKind::Unknown, format.toStdString(), {}};
+    auto parser = makeParser(sniffed, TimeHints{year, boot});
     QVERIFY(parser);
     ParsedLine parsed;
     parsed.rank = 99;  // stale values from a previous line must not survive
@@ -415,28 +441,28 @@ void TestLineFormat::parsing()
 
 void TestLineFormat::yearWrapsFromDecemberToJanuary()
 {
-    const QList<QByteArray> syslog = { "Dec 31 23:59:59 h kernel: a", "Jan  1 00:00:01 h kernel: b",
-                                       "Jan  1 00:00:02 h kernel: c" };
+    const QList<QByteArray> syslog = {"Dec 31 23:59:59 h kernel: a", "Jan  1 00:00:01 h kernel: b",
+                                      "Jan  1 00:00:02 h kernel: c"};
     QCOMPARE(times("rfc3164", syslog, 2024),
-             QList<qint64>({ makeTime(2024, 12, 31, 23, 59, 59), makeTime(2025, 1, 1, 0, 0, 1),
-                             makeTime(2025, 1, 1, 0, 0, 2) }));
-    const QList<QByteArray> glog = { "[rank0]:[E1231 23:59:59.5 X.cpp:1] a", "node:1:2 [0] NCCL INFO b",
-                                     "[rank0]:[E0101 00:00:01.0 X.cpp:1] c" };
+             QList<qint64>(
+                 {makeTime(2024, 12, 31, 23, 59, 59), makeTime(2025, 1, 1, 0, 0, 1), makeTime(2025, 1, 1, 0, 0, 2)}));
+    const QList<QByteArray> glog = {"[rank0]:[E1231 23:59:59.5 X.cpp:1] a", "node:1:2 [0] NCCL INFO b",
+                                    "[rank0]:[E0101 00:00:01.0 X.cpp:1] c"};
     QCOMPARE(times("app", glog, 2024),
-             QList<qint64>({ makeTime(2024, 12, 31, 23, 59, 59, 500000000), NoTime, makeTime(2025, 1, 1, 0, 0, 1) }));
+             QList<qint64>({makeTime(2024, 12, 31, 23, 59, 59, 500000000), NoTime, makeTime(2025, 1, 1, 0, 0, 1)}));
 }
 
 void TestLineFormat::yearNotBumpedBySmallBackwardJump()
 {
-    const QList<QByteArray> lines = { "Mar  1 00:00:00 h kernel: a", "Feb 28 23:59:00 h kernel: b" };
+    const QList<QByteArray> lines = {"Mar  1 00:00:00 h kernel: a", "Feb 28 23:59:00 h kernel: b"};
     QCOMPARE(times("rfc3164", lines, 2025),
-             QList<qint64>({ makeTime(2025, 3, 1, 0, 0, 0), makeTime(2025, 2, 28, 23, 59, 0) }));
+             QList<qint64>({makeTime(2025, 3, 1, 0, 0, 0), makeTime(2025, 2, 28, 23, 59, 0)}));
 }
 
 void TestLineFormat::unknownFormatGetsPlainParser()
 {
-    for (const char* format : { "", "json", "no-such-format" }) {
-        auto parser = makeParser(Sniffed { SourceKind::Unknown, format, "x" }, TimeHints {});
+    for (const char* format : {"", "json", "no-such-format"}) {
+        auto parser = makeParser(Sniffed{SourceKind::Unknown, format, "x"}, TimeHints{});
         QVERIFY(parser);
         ParsedLine parsed;
         QVERIFY(parser->parse("[ 1.000000] hello", parsed));
@@ -458,7 +484,7 @@ void TestLineFormat::sniffThenParseSlurmSample()
                             "srun: error: vm: task 0: Terminated\n";
     const Sniffed sniffed = sniff(view(head), "cancel.err.txt");
     QCOMPARE(QString::fromStdString(sniffed.format), QStringLiteral("slurm-out"));
-    auto parser = makeParser(sniffed, TimeHints { 2026, NoTime });
+    auto parser = makeParser(sniffed, TimeHints{2026, NoTime});
     QStringList hosts;
     for (const auto& line : head.split('\n')) {
         ParsedLine parsed;
@@ -466,7 +492,7 @@ void TestLineFormat::sniffThenParseSlurmSample()
         if (!parsed.host.empty())
             hosts << str(parsed.host);
     }
-    QCOMPARE(hosts, QStringList({ "vm", "vm" }));
+    QCOMPARE(hosts, QStringList({"vm", "vm"}));
 }
 
 QTEST_APPLESS_MAIN(TestLineFormat)

@@ -31,7 +31,7 @@ ReadFn stringReader(std::string data, std::size_t piece = SIZE_MAX, int* calls =
         if (calls)
             ++*calls;
         auto& [text, pos] = *state;
-        const std::size_t n = std::min({ capacity, piece, text.size() - pos });
+        const std::size_t n = std::min({capacity, piece, text.size() - pos});
         std::memcpy(buffer, text.data() + pos, n);
         pos += n;
         return static_cast<long>(n);
@@ -45,7 +45,7 @@ std::vector<Line> collect(const ReadFn& read, ReadStats* stats = nullptr, std::s
     const ReadStats result = readLines(
         read,
         [&lines](const RawLine& raw) {
-            lines.push_back({ raw.number, raw.offset, std::string(raw.bytes), raw.truncated, raw.fullLength });
+            lines.push_back({raw.number, raw.offset, std::string(raw.bytes), raw.truncated, raw.fullLength});
             return true;
         },
         maxLine, chunk);
@@ -68,7 +68,7 @@ std::vector<Line> reference(const std::string& data, std::size_t maxLine)
         if (!text.empty() && text.back() == '\r')
             text.pop_back();
         const std::uint64_t full = text.size();
-        lines.push_back({ lines.size() + 1, start, text.substr(0, maxLine), full > maxLine, full });
+        lines.push_back({lines.size() + 1, start, text.substr(0, maxLine), full > maxLine, full});
         start = end + 1;
     }
     return lines;
@@ -116,19 +116,19 @@ void TestLineReader::splitting_data()
 {
     QTest::addColumn<QByteArray>("input");
     QTest::addColumn<QStringList>("expected");
-    QTest::newRow("empty") << QByteArray() << QStringList {};
-    QTest::newRow("one newline") << QByteArray("\n") << QStringList { "" };
-    QTest::newRow("blank lines") << QByteArray("\n\n") << QStringList { "", "" };
-    QTest::newRow("final newline") << QByteArray("a\nbb\n") << QStringList { "a", "bb" };
-    QTest::newRow("no final newline") << QByteArray("a\nbb") << QStringList { "a", "bb" };
-    QTest::newRow("single line no newline") << QByteArray("hello world") << QStringList { "hello world" };
-    QTest::newRow("CRLF") << QByteArray("a\r\nbb\r\n\r\nc") << QStringList { "a", "bb", "", "c" };
-    QTest::newRow("CR only line") << QByteArray("\r\n") << QStringList { "" };
-    QTest::newRow("final CR stripped") << QByteArray("x\r") << QStringList { "x" };
-    QTest::newRow("inner CR kept") << QByteArray("a\rb\n") << QStringList { "a\rb" };
-    QTest::newRow("only one CR stripped") << QByteArray("a\r\r\n") << QStringList { "a\r" };
+    QTest::newRow("empty") << QByteArray() << QStringList{};
+    QTest::newRow("one newline") << QByteArray("\n") << QStringList{""};
+    QTest::newRow("blank lines") << QByteArray("\n\n") << QStringList{"", ""};
+    QTest::newRow("final newline") << QByteArray("a\nbb\n") << QStringList{"a", "bb"};
+    QTest::newRow("no final newline") << QByteArray("a\nbb") << QStringList{"a", "bb"};
+    QTest::newRow("single line no newline") << QByteArray("hello world") << QStringList{"hello world"};
+    QTest::newRow("CRLF") << QByteArray("a\r\nbb\r\n\r\nc") << QStringList{"a", "bb", "", "c"};
+    QTest::newRow("CR only line") << QByteArray("\r\n") << QStringList{""};
+    QTest::newRow("final CR stripped") << QByteArray("x\r") << QStringList{"x"};
+    QTest::newRow("inner CR kept") << QByteArray("a\rb\n") << QStringList{"a\rb"};
+    QTest::newRow("only one CR stripped") << QByteArray("a\r\r\n") << QStringList{"a\r"};
     QTest::newRow("lines across chunks") << QByteArray("hello world\nfoo bar baz qux\nend")
-                                         << QStringList { "hello world", "foo bar baz qux", "end" };
+                                         << QStringList{"hello world", "foo bar baz qux", "end"};
 }
 
 void TestLineReader::splitting()
@@ -136,8 +136,8 @@ void TestLineReader::splitting()
     QFETCH(QByteArray, input);
     QFETCH(QStringList, expected);
     // The result must not depend on how the bytes arrive.
-    for (const std::size_t chunk : { std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(7),
-                                     std::size_t(1) << 20 }) {
+    for (const std::size_t chunk :
+         {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(7), std::size_t(1) << 20}) {
         ReadStats stats;
         const auto lines = collect(stringReader(input.toStdString()), &stats, 1 << 20, chunk);
         QCOMPARE(texts(lines), expected);
@@ -152,7 +152,7 @@ void TestLineReader::offsetsAndNumbers()
     const std::string data = "first\r\nsecond line\n\nfourth";
     const auto lines = collect(stringReader(data), nullptr, 1 << 20, 7);
     QCOMPARE(lines.size(), std::size_t(4));
-    const std::uint64_t offsets[] = { 0, 7, 19, 20 };
+    const std::uint64_t offsets[] = {0, 7, 19, 20};
     for (std::size_t i = 0; i < lines.size(); ++i) {
         QCOMPARE(lines[i].number, std::uint64_t(i + 1));
         QCOMPARE(lines[i].offset, offsets[i]);
@@ -207,7 +207,7 @@ void TestLineReader::crAcrossChunkBoundary()
 {
     // "abcdef\r" fills the first 7-byte chunk; the "\n" arrives in the next one.
     const auto lines = collect(stringReader("abcdef\r\nxyz\r\n"), nullptr, 1 << 20, 7);
-    QCOMPARE(texts(lines), QStringList({ "abcdef", "xyz" }));
+    QCOMPARE(texts(lines), QStringList({"abcdef", "xyz"}));
     QCOMPARE(lines[1].offset, std::uint64_t(8));
 }
 
@@ -219,8 +219,7 @@ void TestLineReader::cancellation()
     int calls = 0;
     int seen = 0;
     const ReadStats stats = readLines(
-        stringReader(data, SIZE_MAX, &calls),
-        [&seen](const RawLine&) { return ++seen < 2; }, 1 << 20, 16);
+        stringReader(data, SIZE_MAX, &calls), [&seen](const RawLine&) { return ++seen < 2; }, 1 << 20, 16);
     QCOMPARE(seen, 2);
     QCOMPARE(stats.lines, std::uint64_t(2));
     QVERIFY(calls <= 2);
@@ -246,7 +245,7 @@ void TestLineReader::readErrorKeepsPartialLine()
     QVERIFY(stats.error);
     QCOMPARE(QString::fromStdString(stats.errorText),
              QString::fromStdString(std::error_code(EIO, std::generic_category()).message()));
-    QCOMPARE(texts(lines), QStringList({ "ok", "partial" }));
+    QCOMPARE(texts(lines), QStringList({"ok", "partial"}));
     QCOMPARE(stats.bytes, std::uint64_t(10));
 }
 
@@ -329,7 +328,7 @@ void TestLineReader::fileReaderClosesDescriptor()
         const ReadFn copy = read;  // copies share the descriptor
         QCOMPARE(openFdCount(), before + 1);
         read = nullptr;
-        QCOMPARE(texts(collect(copy)), QStringList({ "one", "two" }));
+        QCOMPARE(texts(collect(copy)), QStringList({"one", "two"}));
     }
     QCOMPARE(openFdCount(), before);
 }

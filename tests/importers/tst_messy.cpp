@@ -75,8 +75,9 @@ private Q_SLOTS:
         QVERIFY(cuda);
         QCOMPARE(cuda->rank, 3);
         QCOMPARE(cuda->text, std::string("RuntimeError: CUDA error: an illegal memory access was encountered"));
-        QCOMPARE(cuda->labels.at("traceback"), std::string("File \"/workspace/train.py\", line 188, in main <- "
-                                                           "File \"/workspace/train.py\", line 212, in <module>"));
+        QCOMPARE(cuda->labels.at("traceback"),
+                 std::string("File \"/workspace/train.py\", line 188, in main <- "
+                             "File \"/workspace/train.py\", line 212, in <module>"));
         // Its source starts at the rank's Traceback line and ends with the exception line.
         const std::string span = text.substr(cuda->offset, cuda->length);
         QVERIFY(span.rfind("[rank3]:Traceback (most recent call last):", 0) == 0);
@@ -98,15 +99,18 @@ private Q_SLOTS:
         const auto raw = tests::readAll(tests::fixture("dmesg-raw-rtc.txt"), "dmesg.txt");
         QCOMPARE(raw.sniffed.format, std::string("dmesg-raw"));
         QCOMPARE(raw.records.size(), std::size_t(5));
-        QCOMPARE(raw.records[3].text, std::string("NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 "
-                                                  "Link 07 (0x02b425c6 0x00000000 0x00000000 0x00000000 0x00000000 "
-                                                  "0x00000000)"));
-        QCOMPARE(raw.records[4].text, std::string("NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in "
-                                                  "this system has fallen off the bus and is not responding to "
-                                                  "commands."));
+        QCOMPARE(raw.records[3].text,
+                 std::string("NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 "
+                             "Link 07 (0x02b425c6 0x00000000 0x00000000 0x00000000 0x00000000 "
+                             "0x00000000)"));
+        QCOMPARE(raw.records[4].text,
+                 std::string("NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in "
+                             "this system has fallen off the bus and is not responding to "
+                             "commands."));
         // Wrapped mid-token by a terminal: the pieces are glued back without a space.
-        const std::string wrapped = "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal "
-                                    "  XC0 i0 Lin\nk 07 (0x02b425c6 0x00000000 0x00000000)\n[Wed Apr 22 21:34:21 2026] x\n";
+        const std::string wrapped =
+            "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal "
+            "  XC0 i0 Lin\nk 07 (0x02b425c6 0x00000000 0x00000000)\n[Wed Apr 22 21:34:21 2026] x\n";
         const auto t = tests::readAll(wrapped, "dmesg.txt");
         QCOMPARE(t.records.size(), std::size_t(2));
         QVERIFY(t.records[0].text.find("XC0 i0 Link 07 (0x02b425c6") != std::string::npos);
@@ -114,7 +118,8 @@ private Q_SLOTS:
         const std::string syslog =
             "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: The NVIDIA GPU 0000:b3:00.0\n"
             "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: (PCI ID: 10de:26b5) installed in this system has\n"
-            "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: fallen off the bus and is not responding to commands.\n"
+            "Apr 22 21:34:20 node-02 kernel: [ 3258.118251] NVRM: fallen off the bus and is not responding to "
+            "commands.\n"
             "Apr 22 21:34:20 node-02 kernel: [ 3258.200000] NVRM: loading the module again\n";
         const auto s = tests::readAll(syslog, "kern.log");
         QCOMPARE(s.records.size(), std::size_t(2));

@@ -18,11 +18,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string XidLine = "Apr 22 21:34:20 n1 kernel: [ 3258.118251] NVRM: Xid (PCI:0000:61:00): 79, pid='<unknown>', "
-                            "name=<unknown>, GPU has fallen off the bus.\n";
+const std::string XidLine =
+    "Apr 22 21:34:20 n1 kernel: [ 3258.118251] NVRM: Xid (PCI:0000:61:00): 79, pid='<unknown>', "
+    "name=<unknown>, GPU has fallen off the bus.\n";
 
 /// Resets the peak resident memory to the current one (Linux: "5" into clear_refs).
-void resetPeakRss() { std::ofstream("/proc/self/clear_refs") << "5"; }
+void resetPeakRss()
+{
+    std::ofstream("/proc/self/clear_refs") << "5";
+}
 
 /// Peak resident memory of this process in KiB (VmHWM), 0 when unknown.
 long peakRssKb()
@@ -48,11 +52,13 @@ void writeHugeLine(const fs::path& path, std::size_t bytes)
 /// path -> what its coverage error must mention.
 std::map<std::string, std::string> buildNastyBundle(const fs::path& root)
 {
-    tests::writeFile(root / "nodes/n1/kern.log", "Apr 22 21:30:00 n1 kernel: [ 3018.0] usb 1-1: new device\n" + XidLine);
+    tests::writeFile(root / "nodes/n1/kern.log",
+                     "Apr 22 21:30:00 n1 kernel: [ 3018.0] usb 1-1: new device\n" + XidLine);
     tests::writeFile(root / "nodes/n1/utf8.log",
                      "[ 1.000000] caf\xe9 latin-1 byte\n[ 2.000000] bad \xff\xfe\xc3\x28 sequence\n[ 3.000000] fine\n");
-    tests::writeFile(root / "nodes/n1/nul.log", "[ 1.000000] before the crash\n[ 2.000000] still fine\n[ 3.000000] x\n" +
-                                                    std::string(8192, '\0') + "[ 4.000000] after the reboot\n");
+    tests::writeFile(root / "nodes/n1/nul.log",
+                     "[ 1.000000] before the crash\n[ 2.000000] still fine\n[ 3.000000] x\n" + std::string(8192, '\0') +
+                         "[ 4.000000] after the reboot\n");
     writeHugeLine(root / "nodes/n1/huge.log", 100u << 20);
     tests::writeFile(root / "nodes/n1/empty.log", "");
     tests::writeFile(root / "nodes/n2/secret.log", "[ 1.000000] you cannot read me\n");
@@ -75,7 +81,11 @@ std::map<std::string, std::string> buildNastyBundle(const fs::path& root)
     for (int i = 0; i < 400000; ++i)
         bomb += "[ 1.000000] the same line again and again\n";
     tests::writeArchive((root / "nodes/n2/bomb.zip").string(), {{"dmesg.txt", bomb}}, "zip");
-    tests::writeFile(root / "nodes/n2/core.bin", std::string("\x7f" "ELF\x02\x01\x01", 7) + std::string(4096, '\x01'));
+    tests::writeFile(root / "nodes/n2/core.bin",
+                     std::string("\x7f"
+                                 "ELF\x02\x01\x01",
+                                 7) +
+                         std::string(4096, '\x01'));
     return {{"nodes/n1/utf8.log", "invalid UTF-8"},
             {"nodes/n1/nul.log", "NUL bytes"},
             {"nodes/n1/huge.log", "cut at"},
@@ -139,8 +149,9 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
-        std::string line = "Apr 22 21:34:20 n1 kernel: [ 3258.1] NVRM: Xid (PCI:0000:61:00): 79, GPU has fallen off the "
-                           "bus. ";
+        std::string line =
+            "Apr 22 21:34:20 n1 kernel: [ 3258.1] NVRM: Xid (PCI:0000:61:00): 79, GPU has fallen off the "
+            "bus. ";
         line += std::string(3 << 20, 'x') + "\n";
         tests::writeFile(root / "nodes/n1/kern.log", line);
         auto outcome = tests::analyze(root.string());

@@ -115,7 +115,8 @@ private Q_SLOTS:
 
     void infinibandCountersFromCsv()
     {
-        const auto r = analyzeFiles({{"workload.json", Workload}, {"ib-counters.csv", tests::fixture("ib-counters.csv")}});
+        const auto r =
+            analyzeFiles({{"workload.json", Workload}, {"ib-counters.csv", tests::fixture("ib-counters.csv")}});
         const auto* flap = tests::findSymptom(r, "metric_ib_link_flap@node-03");
         QVERIFY(flap);
         QCOMPARE(flap->attrs.at("device"), std::string("mlx5_0"));
@@ -125,8 +126,8 @@ private Q_SLOTS:
 
     void nvidiaSmiQueryCsvOnANode()
     {
-        const auto r = analyzeFiles({{"workload.json", Workload},
-                                     {"nodes/node-05/nvidia-smi.csv", tests::fixture("nvidia-smi-query.csv")}});
+        const auto r = analyzeFiles(
+            {{"workload.json", Workload}, {"nodes/node-05/nvidia-smi.csv", tests::fixture("nvidia-smi-query.csv")}});
         QVERIFY(tests::findSymptom(r, "metric_gpu_overheat@node-05/gpu1"));
         QVERIFY(!tests::findSymptom(r, "metric_gpu_overheat@node-05/gpu0"));
     }

@@ -55,11 +55,13 @@ private Q_SLOTS:
         QCOMPARE(code, 0);
         QVERIFY2(out.contains(QStringLiteral("CHANGED container-image")), qPrintable(out));
         QVERIFY2(!out.contains(QStringLiteral("nvlink-xid149")), qPrintable(out));
-        QVERIFY2(out.contains(QStringLiteral("new:      user_error/configuration container_image_reference_invalid@job")),
-                 qPrintable(out));
+        QVERIFY2(
+            out.contains(QStringLiteral("new:      user_error/configuration container_image_reference_invalid@job")),
+            qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("container_bad_argument@job: active -> scrubbed by ScrubSuperseded")),
                  qPrintable(out));
-        QVERIFY2(out.contains(QStringLiteral("container_image_reference_invalid@job: added (active)")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("container_image_reference_invalid@job: added (active)")),
+                 qPrintable(out));
         QVERIFY2(out.trimmed().endsWith(QStringLiteral("1 of 2 verdict(s) changed")), qPrintable(out));
     }
 
@@ -116,7 +118,8 @@ private Q_SLOTS:
             e = outcome.error;
             return engine::AnalysisSnapshot(outcome.result);
         };
-        const auto impact = engine::runCorpusImpact(engine::listBundles(m_corpus.string()), baseline, candidate, analyze);
+        const auto impact =
+            engine::runCorpusImpact(engine::listBundles(m_corpus.string()), baseline, candidate, analyze);
         QCOMPARE(impact.bundles.size(), std::size_t(2));
         QCOMPARE(impact.changedCount(), std::size_t(1));
         QCOMPARE(impact.bundles[0].name, std::string("container-image"));

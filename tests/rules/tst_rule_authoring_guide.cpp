@@ -120,7 +120,8 @@ private Q_SLOTS:
         const auto why = engine::whyStatus(replay, "container_bad_argument@job");
         QVERIFY(why.step);
         QCOMPARE(replay.step(*why.step).rule, std::string("ScrubSuperseded"));
-        QVERIFY2(why.sentence.find("was scrubbed at step " + std::to_string(*why.step) + " (scrub, ScrubSuperseded) "
+        QVERIFY2(why.sentence.find("was scrubbed at step " + std::to_string(*why.step) +
+                                   " (scrub, ScrubSuperseded) "
                                    "because container_image_reference_invalid@job explains it") != std::string::npos,
                  why.sentence.c_str());
         // The symptom breakpoint of section 3.6: first the step that raised it, then the scrub.

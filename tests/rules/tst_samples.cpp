@@ -119,9 +119,14 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const fs::path root = dir.path().toStdString();
-        tests::writeFile(root / "nodes/n1/kern.log",
-                         "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 79, pid=1, name=x, GPU has fallen off the bus.\n");
-        tests::writeFile(root / "nodes/n1/binary.bin", std::string("\x7f" "ELF\0\0\0\x01\x02", 9) + std::string(200, '\0'));
+        tests::writeFile(
+            root / "nodes/n1/kern.log",
+            "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 79, pid=1, name=x, GPU has fallen off the bus.\n");
+        tests::writeFile(root / "nodes/n1/binary.bin",
+                         std::string("\x7f"
+                                     "ELF\0\0\0\x01\x02",
+                                     9) +
+                             std::string(200, '\0'));
         tests::writeFile(root / "nodes/n2/unreadable.log", "secret\n");
         fs::permissions(root / "nodes/n2/unreadable.log", fs::perms::none);
         auto outcome = importers::analyzeBundle(root.string(), tests::sourceCatalog());

@@ -40,8 +40,8 @@ public:
         cov.first = FixtureEpoch - 60 * NsPerSec;
         cov.last = FixtureEpoch + 60 * NsPerSec;
         m_r->fileCoverage.push_back(cov);
-        if (!node.empty() && std::find(m_r->context.nodes.begin(), m_r->context.nodes.end(), node) ==
-                                 m_r->context.nodes.end())
+        if (!node.empty() &&
+            std::find(m_r->context.nodes.begin(), m_r->context.nodes.end(), node) == m_r->context.nodes.end())
             m_r->context.nodes.push_back(node);
         return static_cast<std::uint32_t>(m_r->files.size() - 1);
     }
@@ -85,7 +85,7 @@ public:
         Symptom s;
         s.name = name;
         s.id = name + "@" + (e.node.empty() ? std::string("job") : e.node) +
-               (e.gpu >= 0 ? "/gpu" + std::to_string(e.gpu) : std::string());
+            (e.gpu >= 0 ? "/gpu" + std::to_string(e.gpu) : std::string());
         s.domain = domain;
         s.node = e.node;
         s.gpu = e.gpu;
@@ -159,8 +159,8 @@ inline std::shared_ptr<const AnalysisResult> nvlinkFixture()
     b.file("nodes/node-03/rank-17.log", SourceKind::App, "node-03", 280);
     const auto xid = b.observation(dmesg, 99, 0, "NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal   Link 07");
     const auto teardown = b.observation(dmesg, 100, 0.01, "NVRM: Xid (PCI:0000:61:00): 45, pid=1, Ch 00000010");
-    const auto nccl = b.observation(rank, 210, -2.0,
-                                    "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1234> with error 12");
+    const auto nccl =
+        b.observation(rank, 210, -2.0, "NCCL WARN NET/IB : Got completion from peer 10.0.0.2<1234> with error 12");
     const auto init = b.observation(rank, 15, -1800, "NCCL INFO comm 0x1 rank 3 nranks 32 cudaDev 3 busId 61000");
     const auto eXid = b.event("xid", "nvlink_signal_integrity", xid, 3);
     const auto eTeardown = b.event("xid", "gpu_channel_teardown", teardown, 3);

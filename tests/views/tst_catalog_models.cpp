@@ -47,14 +47,18 @@ private Q_SLOTS:
         const QModelIndex rule = model.findRule(QStringLiteral("Xid149AndNvlinkFiltering"));
         QVERIFY(rule.isValid());
         QCOMPARE(rule.parent().data().toString().left(6), QStringLiteral("refine"));
-        QVERIFY(rule.siblingAtColumn(CatalogModel::SourceColumn).data().toString().startsWith(QStringLiteral("refine/nvlink.json:")));
+        QVERIFY(rule.siblingAtColumn(CatalogModel::SourceColumn)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("refine/nvlink.json:")));
         QVERIFY(rule.data(CatalogModel::FileRole).toString().endsWith(QStringLiteral("refine/nvlink.json")));
         QVERIFY(rule.data(CatalogModel::LineRole).toInt() > 1);
         QVERIFY(rule.siblingAtColumn(CatalogModel::CasesColumn).data().toString().endsWith(QStringLiteral("pass")));
         QVERIFY(!rule.siblingAtColumn(CatalogModel::DescriptionColumn).data().toString().isEmpty());
         QVERIFY(model.rowCount(rule) >= 5);  // its inline cases
         QCOMPARE(model.index(0, CatalogModel::CasesColumn, rule).data().toString(), QStringLiteral("pass"));
-        QCOMPARE(model.index(0, 0, rule).data(CatalogModel::KindRole).toInt(), static_cast<int>(CatalogModel::Kind::Case));
+        QCOMPARE(model.index(0, 0, rule).data(CatalogModel::KindRole).toInt(),
+                 static_cast<int>(CatalogModel::Kind::Case));
     }
 
     void failingCaseShowsItsExpectation()
@@ -76,7 +80,10 @@ private Q_SLOTS:
         QCOMPARE(broken.parent(), leftOut);
         const QModelIndex failed = model.index(0, 0, broken);
         QCOMPARE(failed.siblingAtColumn(CatalogModel::CasesColumn).data().toString(), QStringLiteral("FAIL"));
-        QVERIFY(failed.siblingAtColumn(CatalogModel::DescriptionColumn).data().toString().contains(QStringLiteral("'moon'")));
+        QVERIFY(failed.siblingAtColumn(CatalogModel::DescriptionColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("'moon'")));
         QCOMPARE(failed.data(CatalogModel::LineRole).toInt(), 3);
 
         DiagnosticsModel diagnostics;
@@ -89,8 +96,10 @@ private Q_SLOTS:
             if (where.startsWith(QStringLiteral("refine/bad_json.json:"))) {
                 json = true;
                 QVERIFY(diagnostics.index(row, 0).data(DiagnosticsModel::NewRole).toBool());
-                QVERIFY(diagnostics.index(row, 0).data(DiagnosticsModel::FileRole).toString().endsWith(
-                    QStringLiteral("refine/bad_json.json")));
+                QVERIFY(diagnostics.index(row, 0)
+                            .data(DiagnosticsModel::FileRole)
+                            .toString()
+                            .endsWith(QStringLiteral("refine/bad_json.json")));
             }
         }
         QVERIFY(json);
@@ -134,7 +143,8 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, CorpusImpactModel::ResultColumn).data().toString(), QStringLiteral("same"));
         QCOMPARE(model.index(1, CorpusImpactModel::ResultColumn).data().toString(), QStringLiteral("CHANGED"));
-        QCOMPARE(model.index(1, CorpusImpactModel::ChangesColumn).data().toString(), QStringLiteral("s@job: added (active)"));
+        QCOMPARE(model.index(1, CorpusImpactModel::ChangesColumn).data().toString(),
+                 QStringLiteral("s@job: added (active)"));
         QVERIFY(model.index(1, 0).data(CorpusImpactModel::ChangedRole).toBool());
     }
 };

@@ -44,7 +44,8 @@ private Q_SLOTS:
         model.setReplay(m_replay);
         QCOMPARE(model.rowCount(), static_cast<int>(m_replay->stepCount()));
         const int row = static_cast<int>(m_remoteDemoted);
-        QCOMPARE(model.index(row, TraceStepModel::RuleColumn).data().toString(), QStringLiteral("Xid149AndNvlinkFiltering"));
+        QCOMPARE(model.index(row, TraceStepModel::RuleColumn).data().toString(),
+                 QStringLiteral("Xid149AndNvlinkFiltering"));
         QCOMPARE(model.index(row, TraceStepModel::PhaseColumn).data().toString(), QStringLiteral("refine"));
         QVERIFY(model.index(row, 0).data(TraceStepModel::FiredRole).toBool());
         model.setBreakpoints({{engine::Breakpoint::Kind::Symptom, "nccl_remote_error", true}});
@@ -86,10 +87,12 @@ private Q_SLOTS:
         attachTester(&model);
         model.setStep(m_replay, static_cast<int>(m_remoteDemoted));
         QVERIFY(model.rowCount() >= 4);
-        QCOMPARE(model.value(QStringLiteral("Step"), QStringLiteral("rule")), QStringLiteral("Xid149AndNvlinkFiltering"));
+        QCOMPARE(model.value(QStringLiteral("Step"), QStringLiteral("rule")),
+                 QStringLiteral("Xid149AndNvlinkFiltering"));
         QCOMPARE(model.value(QStringLiteral("Bound"), QStringLiteral("node")), QStringLiteral("node-03"));
         QVERIFY(!model.value(QStringLiteral("Bound"), QStringLiteral("window start")).isEmpty());
-        QVERIFY(model.value(QStringLiteral("Conditions"), QStringLiteral("window")).contains(QStringLiteral("+7.752s")));
+        QVERIFY(
+            model.value(QStringLiteral("Conditions"), QStringLiteral("window")).contains(QStringLiteral("+7.752s")));
         QCOMPARE(model.value(QStringLiteral("Conditions"), QStringLiteral("cause")),
                  QStringLiteral("nvlink_signal_integrity@node-02/gpu3"));
         QVERIFY(model.value(QStringLiteral("Changes"), QStringLiteral("nccl_remote_error@node-03"))
@@ -97,7 +100,8 @@ private Q_SLOTS:
         bool holdsMarked = false;
         for (int s = 0; s < model.rowCount(); ++s)
             for (int r = 0; r < model.rowCount(model.index(s, 0)); ++r)
-                holdsMarked = holdsMarked || model.index(r, 0, model.index(s, 0)).data(StepDetailsModel::HoldsRole).toBool();
+                holdsMarked =
+                    holdsMarked || model.index(r, 0, model.index(s, 0)).data(StepDetailsModel::HoldsRole).toBool();
         QVERIFY(holdsMarked);
         model.setStep(m_replay, -1);
         QCOMPARE(model.rowCount(), 0);
@@ -141,7 +145,8 @@ private Q_SLOTS:
         RuleLookModel looks;
         attachTester(&looks);
         const auto& r = m_replay->result();
-        looks.setLooks(engine::rulesThatLookedAt(*m_replay, *tests::sourceCatalog(), r.verdict.rootCause->decisiveObservation));
+        looks.setLooks(
+            engine::rulesThatLookedAt(*m_replay, *tests::sourceCatalog(), r.verdict.rootCause->decisiveObservation));
         QVERIFY(looks.rowCount() > 2);
         QCOMPARE(looks.index(0, RuleLookModel::ResultColumn).data().toString(), QStringLiteral("matched"));
         const int lastRow = looks.rowCount() - 1;  // a later step, or an extractor that did not match
@@ -166,7 +171,8 @@ private Q_SLOTS:
         QCOMPARE(debugger.currentStep(), 2);
         QCOMPARE(debugger.stepModel()->index(2, 0).data(Qt::FontRole).value<QFont>().bold(), true);
         QVERIFY(!debugger.runToBreakpoint());  // no breakpoints yet
-        debugger.breakpointModel()->addBreakpoint(engine::Breakpoint::Kind::Symptom, QStringLiteral("nccl_remote_error"));
+        debugger.breakpointModel()->addBreakpoint(engine::Breakpoint::Kind::Symptom,
+                                                  QStringLiteral("nccl_remote_error"));
         QVERIFY(debugger.runToBreakpoint());
         QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, std::string("symptoms"));
         QVERIFY(debugger.runToBreakpoint());

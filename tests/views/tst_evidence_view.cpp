@@ -122,7 +122,7 @@ private Q_SLOTS:
         view.setSource(&source);
         view.showFile(0);
         QSignalSpy rows(&view, &EvidenceTextView::rowsChanged);
-        view.setFilter(QStringLiteral("LINE 12"));  // case-insensitive
+        view.setFilter(QStringLiteral("LINE 12"));            // case-insensitive
         QTRY_COMPARE(view.rowCount(), qint64(1 + 10 + 100));  // lines 12, 120-129, 1200-1299
         QVERIFY(!view.filterRunning());
         QCOMPARE(view.rowLine(0), qint64(11));
@@ -138,8 +138,7 @@ private Q_SLOTS:
     {
         const auto result = tests::nvlinkFixture();
         MemorySource source({120, 300, 280});
-        source.fixed.insert(98, QStringLiteral("[Wed Apr 22 21:34:20 2026] ") +
-                                    qs(result->observations[0].text));
+        source.fixed.insert(98, QStringLiteral("[Wed Apr 22 21:34:20 2026] ") + qs(result->observations[0].text));
         SelectionModel selection;
         EvidencePanel panel(&selection);
         panel.setSource(&source);
@@ -173,7 +172,7 @@ private Q_SLOTS:
         QSignalSpy changed(&selection, &SelectionModel::selectionChanged);
         view->setCurrentRow(99);
         const int y = static_cast<int>(view->currentRow() - view->firstVisibleRow()) * view->lineHeight() +
-                      view->lineHeight() / 2;
+            view->lineHeight() / 2;
         QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(200, y));
         QTRY_VERIFY(!changed.isEmpty());
         QCOMPARE(selection.current().focus, Selection::Focus::Observation);

@@ -43,10 +43,14 @@ private Q_SLOTS:
         QVERIFY(editor.openFile(path));
         const auto* hl = editor.highlighter();
         QCOMPARE(formatAt(*editor.editor(), 0, 1).foreground(), hl->format(JsonHighlighter::Token::Key).foreground());
-        QCOMPARE(formatAt(*editor.editor(), 0, 10).foreground(), hl->format(JsonHighlighter::Token::String).foreground());
-        QCOMPARE(formatAt(*editor.editor(), 0, 28).foreground(), hl->format(JsonHighlighter::Token::Number).foreground());
-        QCOMPARE(formatAt(*editor.editor(), 0, 40).foreground(), hl->format(JsonHighlighter::Token::Literal).foreground());
-        QVERIFY(hl->format(JsonHighlighter::Token::Key).foreground() != hl->format(JsonHighlighter::Token::String).foreground());
+        QCOMPARE(formatAt(*editor.editor(), 0, 10).foreground(),
+                 hl->format(JsonHighlighter::Token::String).foreground());
+        QCOMPARE(formatAt(*editor.editor(), 0, 28).foreground(),
+                 hl->format(JsonHighlighter::Token::Number).foreground());
+        QCOMPARE(formatAt(*editor.editor(), 0, 40).foreground(),
+                 hl->format(JsonHighlighter::Token::Literal).foreground());
+        QVERIFY(hl->format(JsonHighlighter::Token::Key).foreground() !=
+                hl->format(JsonHighlighter::Token::String).foreground());
     }
 
     void gutterAndProblemLines()

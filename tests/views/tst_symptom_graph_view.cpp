@@ -76,11 +76,13 @@ private Q_SLOTS:
         view.showStep(m_replay, demoted - 1);
         QString text = view.scene()->stateText();
         QVERIFY(text.contains(QStringLiteral("nccl_remote_error@node-03 active")));
-        QVERIFY(!text.contains(QStringLiteral("edge caused-by nvlink_signal_integrity@node-02/gpu3 -> nccl_remote_error@node-03")));
+        QVERIFY(!text.contains(
+            QStringLiteral("edge caused-by nvlink_signal_integrity@node-02/gpu3 -> nccl_remote_error@node-03")));
         view.showStep(m_replay, demoted);
         text = view.scene()->stateText();
         QVERIFY(text.contains(QStringLiteral("nccl_remote_error@node-03 demoted changed")));
-        QVERIFY(text.contains(QStringLiteral("edge caused-by nvlink_signal_integrity@node-02/gpu3 -> nccl_remote_error@node-03")));
+        QVERIFY(text.contains(
+            QStringLiteral("edge caused-by nvlink_signal_integrity@node-02/gpu3 -> nccl_remote_error@node-03")));
         QVERIFY(!text.contains(QStringLiteral("root")));  // not before the outcome
         view.showStep(m_replay, static_cast<int>(*m_replay->firstStepOfPhase("symptoms")));
         QCOMPARE(view.scene()->stateText().count(QLatin1Char('\n')), 0);  // one symptom raised, no edge yet

@@ -91,7 +91,7 @@ private Q_SLOTS:
         QCOMPARE(m.column(0.099), 0L);
         QCOMPARE(m.column(0.1), 1L);
         QCOMPARE(m.column(9.95), 99L);
-        QCOMPARE(m.column(-5), -2L);   // clamped outside
+        QCOMPARE(m.column(-5), -2L);  // clamped outside
         QCOMPARE(m.column(1e12), 102L);
     }
 
@@ -153,7 +153,8 @@ private Q_SLOTS:
         QFETCH(double, span);
         QFETCH(int, ticks);
         QFETCH(double, step);
-        QVERIFY2(qFuzzyCompare(niceTimeStep(span, ticks), step), qPrintable(QString::number(niceTimeStep(span, ticks))));
+        QVERIFY2(qFuzzyCompare(niceTimeStep(span, ticks), step),
+                 qPrintable(QString::number(niceTimeStep(span, ticks))));
     }
 
     void utcLabels_data()

@@ -151,8 +151,8 @@ private Q_SLOTS:
         view.setTimelineData(timeline);
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         const FrameStats& frame = view.plot()->lanes()->lastFrame();
-        qInfo("first replot %lld ms: %zu lanes, %zu marks visited, %zu columns", static_cast<long long>(timer.restart()),
-              frame.lanesDrawn, frame.marksVisited, frame.columnsDrawn);
+        qInfo("first replot %lld ms: %zu lanes, %zu marks visited, %zu columns",
+              static_cast<long long>(timer.restart()), frame.lanesDrawn, frame.marksVisited, frame.columnsDrawn);
         QVERIFY(frame.lanesDrawn > 10 && frame.lanesDrawn < 100);  // only visible lanes are drawn
         QVERIFY(frame.denseLanes > 0);
         QVERIFY(frame.columnsDrawn <= frame.lanesDrawn * 1400);  // aggregated per pixel column

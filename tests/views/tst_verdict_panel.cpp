@@ -79,7 +79,8 @@ private Q_SLOTS:
         }
         QVERIFY(second);
         QTest::mouseClick(second, Qt::LeftButton);
-        QCOMPARE(selection.current().symptom, selection.analysis()->symptomIndex("nccl_ib_completion_error@node-01/gpu3"));
+        QCOMPARE(selection.current().symptom,
+                 selection.analysis()->symptomIndex("nccl_ib_completion_error@node-01/gpu3"));
     }
 
     void messages()

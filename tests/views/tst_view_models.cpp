@@ -70,8 +70,10 @@ private Q_SLOTS:
         QCOMPARE(demoted.data().toString(), QStringLiteral("nccl_ib_completion_error"));
         QCOMPARE(demoted.siblingAtColumn(SymptomTreeModel::RuleColumn).data().toString(),
                  QStringLiteral("Xid149AndNvlinkFiltering"));
-        QVERIFY(demoted.siblingAtColumn(SymptomTreeModel::ReasonColumn).data().toString().contains(
-            QStringLiteral("causal window")));
+        QVERIFY(demoted.siblingAtColumn(SymptomTreeModel::ReasonColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("causal window")));
         QCOMPARE(demoted.siblingAtColumn(SymptomTreeModel::NodeColumn).data().toString(),
                  QStringLiteral("node-01 \u00b7 GPU 3"));
         QCOMPARE(demoted.siblingAtColumn(SymptomTreeModel::FirstSeenColumn).data().toString(),
@@ -121,8 +123,10 @@ private Q_SLOTS:
         const QModelIndex kernel = model.index(0, 0);
         QCOMPARE(kernel.data().toString(), QStringLiteral("kernel"));
         QCOMPARE(kernel.siblingAtColumn(CoverageModel::StatusColumn).data().toString(), QStringLiteral("partial"));
-        QVERIFY(kernel.siblingAtColumn(CoverageModel::ErrorsColumn).data().toString().contains(
-            QStringLiteral("node-01 is missing")));
+        QVERIFY(kernel.siblingAtColumn(CoverageModel::ErrorsColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("node-01 is missing")));
         // node-02 has its dmesg; node-01 and node-03 have no kernel log at all.
         QCOMPARE(model.rowCount(kernel), 3);
         const QModelIndex node02 = model.index(0, 0, kernel);
@@ -145,7 +149,8 @@ private Q_SLOTS:
         attachTester(&model);
         model.setAnalysis(m_analysis);
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(model.index(0, BundleFileModel::PathColumn).data().toString(), QStringLiteral("nodes/node-02/dmesg.txt"));
+        QCOMPARE(model.index(0, BundleFileModel::PathColumn).data().toString(),
+                 QStringLiteral("nodes/node-02/dmesg.txt"));
         QCOMPARE(model.index(0, BundleFileModel::KindColumn).data().toString(), QStringLiteral("kernel"));
         QCOMPARE(model.index(0, BundleFileModel::MatchedColumn).data().toULongLong(), 2ull);
         QCOMPARE(model.index(2, 0).data(BundleFileModel::FileIndexRole).toInt(), 2);

@@ -83,7 +83,8 @@ void CatalogModel::addCases(Item* rule, const std::string& id)
     for (const auto& d : m_catalog->diagnostics()) {
         if (d.rule != id || d.message.rfind("inline case", 0) == 0)
             continue;  // failing cases are already listed as case rows
-        Item* p = rule->add(Kind::Problem, d.severity == engine::Diagnostic::Severity::Error ? tr("error") : tr("warning"));
+        Item* p =
+            rule->add(Kind::Problem, d.severity == engine::Diagnostic::Severity::Error ? tr("error") : tr("warning"));
         p->failed = d.severity == engine::Diagnostic::Severity::Error;
         p->description = qs(d.message);
         p->source = qs(d.where.str());
@@ -141,8 +142,8 @@ void CatalogModel::build()
     Item* registry = m_root->add(Kind::Group, QString());
     for (const auto& [name, def] : m_catalog->symptoms()) {
         Item* s = registry->add(Kind::Rule, qs(name));
-        s->cases = qs(def.domain) + QStringLiteral(" \u00b7 ") + QString::number(def.priority) + QStringLiteral(" \u00b7 ") +
-                   qs(def.terminalState);
+        s->cases = qs(def.domain) + QStringLiteral(" \u00b7 ") + QString::number(def.priority) +
+            QStringLiteral(" \u00b7 ") + qs(def.terminalState);
         s->description = qs(def.description);
         s->source = qs(def.where.str());
         s->file = QDir(qs(m_catalog->directory())).filePath(qs(def.where.file));

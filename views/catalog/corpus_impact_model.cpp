@@ -65,8 +65,8 @@ QVariant CorpusImpactModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::BackgroundRole:
         return index.column() == NewColumn && (b.diff.terminalChanged() || b.diff.rootCauseChanged())
-                   ? QVariant(QColor(0xff, 0xf3, 0xe0))
-                   : QVariant();
+            ? QVariant(QColor(0xff, 0xf3, 0xe0))
+            : QVariant();
     case ChangedRole: return b.changed();
     case BundlePathRole: return qs(b.bundle);
     }

@@ -23,8 +23,9 @@ void DiagnosticsModel::setDiagnostics(std::vector<engine::Diagnostic> diagnostic
     m_new.assign(m_diagnostics.size(), false);
     for (std::size_t i = 0; i < m_diagnostics.size(); ++i)
         for (const auto& f : fresh)
-            m_new[i] = m_new[i] || (f.where.file == m_diagnostics[i].where.file && f.rule == m_diagnostics[i].rule &&
-                                    f.message == m_diagnostics[i].message);
+            m_new[i] = m_new[i] ||
+                (f.where.file == m_diagnostics[i].where.file && f.rule == m_diagnostics[i].rule &&
+                 f.message == m_diagnostics[i].message);
     endResetModel();
 }
 

@@ -36,15 +36,14 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget* parent)
 void DiagnosticsPanel::showCatalog(const engine::Catalog& catalog)
 {
     m_model->setDiagnostics(catalog.diagnostics(), qs(catalog.directory()));
-    m_caption->setText(m_model->rowCount() == 0
-                           ? tr("Catalog %1: no problems; %2 inline case(s) pass.")
-                                 .arg(qs(catalog.directory()))
-                                 .arg(catalog.casesPassed())
-                           : tr("Catalog %1: %2 problem(s); %3 inline case(s) pass, %4 fail.")
-                                 .arg(qs(catalog.directory()))
-                                 .arg(m_model->rowCount())
-                                 .arg(catalog.casesPassed())
-                                 .arg(catalog.casesFailed()));
+    m_caption->setText(m_model->rowCount() == 0 ? tr("Catalog %1: no problems; %2 inline case(s) pass.")
+                                                      .arg(qs(catalog.directory()))
+                                                      .arg(catalog.casesPassed())
+                                                : tr("Catalog %1: %2 problem(s); %3 inline case(s) pass, %4 fail.")
+                                                      .arg(qs(catalog.directory()))
+                                                      .arg(m_model->rowCount())
+                                                      .arg(catalog.casesPassed())
+                                                      .arg(catalog.casesFailed()));
     m_view->resizeColumnsToContents();
 }
 

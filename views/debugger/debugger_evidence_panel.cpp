@@ -32,9 +32,8 @@ DebuggerEvidencePanel::DebuggerEvidencePanel(QWidget* parent)
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_title);
     layout->addWidget(m_lines, 1);
-    connect(m_lines, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
-        Q_EMIT lineRequested(item->data(0, ObservationRole).toULongLong());
-    });
+    connect(m_lines, &QTreeWidget::itemDoubleClicked, this,
+            [this](QTreeWidgetItem* item) { Q_EMIT lineRequested(item->data(0, ObservationRole).toULongLong()); });
     connect(m_lines, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
         if (item)
             Q_EMIT observationSelected(item->data(0, ObservationRole).toULongLong());
@@ -66,7 +65,7 @@ void DebuggerEvidencePanel::showSymptom(const engine::AnalysisSnapshot& result, 
             continue;
         const QString file = o->source.file < result->files.size() ? qs(result->files[o->source.file].path) : QString();
         auto* item = new QTreeWidgetItem(QStringList{QString(file + QLatin1Char(':') + QString::number(o->source.line)),
-                                          formatUtc(o->time), sanitizeLine(qs(o->text))});
+                                                     formatUtc(o->time), sanitizeLine(qs(o->text))});
         item->setData(0, ObservationRole, static_cast<qulonglong>(o->id));
         item->setToolTip(2, plainToolTip(qs(o->text)));
         items << item;

@@ -61,8 +61,7 @@ RuleDebugger::RuleDebugger(QWidget* parent)
     });
     connect(m_why, &DebuggerWhyPanel::stepRequested, this, &RuleDebugger::setCurrentStep);
     connect(m_why, &DebuggerWhyPanel::ruleRequested, this, [this](const QString& rule) { whyNot(rule); });
-    connect(m_evidence, &DebuggerEvidencePanel::lineRequested, this,
-            [this](quint64 id) { rulesForObservation(id); });
+    connect(m_evidence, &DebuggerEvidencePanel::lineRequested, this, [this](quint64 id) { rulesForObservation(id); });
     connect(m_evidence, &DebuggerEvidencePanel::observationSelected, this, &RuleDebugger::observationSelected);
     updatePosition();
 }
@@ -78,16 +77,16 @@ void RuleDebugger::buildActions()
         addAction(action);
         return action;
     };
-    m_first = make(QStyle::SP_MediaSkipBackward, tr("First step"), QKeySequence(Qt::ALT | Qt::Key_Home),
-                   [this] { first(); });
+    m_first =
+        make(QStyle::SP_MediaSkipBackward, tr("First step"), QKeySequence(Qt::ALT | Qt::Key_Home), [this] { first(); });
     m_runBack = make(QStyle::SP_MediaSeekBackward, tr("Run back to breakpoint"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
                      [this] { runBackToBreakpoint(); });
     m_back = make(QStyle::SP_ArrowLeft, tr("Step back"), QKeySequence(Qt::SHIFT | Qt::Key_F10), [this] { back(); });
     m_forward = make(QStyle::SP_ArrowRight, tr("Step forward"), QKeySequence(Qt::Key_F10), [this] { forward(); });
     m_run = make(QStyle::SP_MediaSeekForward, tr("Run to breakpoint"), QKeySequence(Qt::Key_F5),
                  [this] { runToBreakpoint(); });
-    m_last = make(QStyle::SP_MediaSkipForward, tr("Last step"), QKeySequence(Qt::ALT | Qt::Key_End),
-                  [this] { last(); });
+    m_last =
+        make(QStyle::SP_MediaSkipForward, tr("Last step"), QKeySequence(Qt::ALT | Qt::Key_End), [this] { last(); });
 }
 
 void RuleDebugger::configureViews()
@@ -213,8 +212,7 @@ void RuleDebugger::setCurrentStep(int step)
 void RuleDebugger::updatePosition()
 {
     const int count = stepCount();
-    m_position->setText(count == 0 ? tr("no trace")
-                                   : tr("step %1 of %2  ").arg(m_current).arg(count - 1));
+    m_position->setText(count == 0 ? tr("no trace") : tr("step %1 of %2  ").arg(m_current).arg(count - 1));
     const bool any = count > 0;
     m_first->setEnabled(any && m_current > 0);
     m_back->setEnabled(any && m_current > 0);
@@ -284,7 +282,7 @@ engine::WhyStatus RuleDebugger::whyStatus(const QString& symptomId)
     if (!m_replay)
         return {};
     const auto asOf = m_current < 0 || m_current == stepCount() - 1 ? engine::TraceReplay::NoStep
-                                                                     : static_cast<std::size_t>(m_current);
+                                                                    : static_cast<std::size_t>(m_current);
     auto answer = engine::whyStatus(*m_replay, symptomId.toStdString(), asOf);
     if (answer.step)
         setCurrentStep(static_cast<int>(*answer.step));

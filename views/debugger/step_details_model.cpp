@@ -19,7 +19,7 @@ QString changeText(const engine::SymptomChange& c)
     QString text = qs(engine::toString(c.kind));
     if (c.kind != engine::SymptomChange::Kind::Added)
         text += QStringLiteral(" (") + qs(engine::toString(c.from)) + QStringLiteral(" \u2192 ") +
-                qs(engine::toString(c.to)) + QLatin1Char(')');
+            qs(engine::toString(c.to)) + QLatin1Char(')');
     if (!c.reason.empty())
         text += QStringLiteral(": ") + qs(c.reason);
     return text;

@@ -75,14 +75,14 @@ QVariant SymptomStateModel::data(const QModelIndex& index, int role) const
         }
         break;
     case Qt::ToolTipRole:
-        return plainToolTip(qs(s.id + " (" + engine::toString(s.status) + ")" +
-                               (s.reason.empty() ? std::string() : ": " + s.reason)));
-    case Qt::BackgroundRole:
-        return s.change == StepChange::None ? QVariant() : QVariant(changeColor(s.change));
+        return plainToolTip(
+            qs(s.id + " (" + engine::toString(s.status) + ")" + (s.reason.empty() ? std::string() : ": " + s.reason)));
+    case Qt::BackgroundRole: return s.change == StepChange::None ? QVariant() : QVariant(changeColor(s.change));
     case Qt::DecorationRole:
         // Also as a swatch, so the change stays visible on a selected row.
-        return index.column() == ChangeColumn && s.change != StepChange::None ? QVariant(changeColor(s.change).darker(115))
-                                                                               : QVariant();
+        return index.column() == ChangeColumn && s.change != StepChange::None
+            ? QVariant(changeColor(s.change).darker(115))
+            : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == SymptomColumn)
             return domainColor(s.domain).darker(130);

@@ -69,8 +69,7 @@ QVariant TraceStepModel::data(const QModelIndex& index, int role) const
         case SummaryColumn: return qs(step.summary);
         }
         break;
-    case Qt::ToolTipRole:
-        return index.column() == SummaryColumn ? plainToolTip(qs(step.summary)) : QVariant();
+    case Qt::ToolTipRole: return index.column() == SummaryColumn ? plainToolTip(qs(step.summary)) : QVariant();
     case Qt::ForegroundRole:
         if (index.column() == StepColumn && m_hits[index.row()])
             return QColor(0xc6, 0x28, 0x28);
@@ -81,7 +80,11 @@ QVariant TraceStepModel::data(const QModelIndex& index, int role) const
             bold.setBold(true);
             return bold;
         }
-        return step.fired ? QVariant() : QVariant([] { QFont f; f.setItalic(true); return f; }());
+        return step.fired ? QVariant() : QVariant([] {
+            QFont f;
+            f.setItalic(true);
+            return f;
+        }());
     case StepIndexRole: return index.row();
     case FiredRole: return step.fired;
     case BreakpointHitRole: return bool(m_hits[index.row()]);

@@ -28,13 +28,12 @@ QModelIndex WhyNotModel::index(int row, int column, const QModelIndex& parent) c
     if (row < 0 || column < 0 || column >= ColumnCount)
         return {};
     if (!parent.isValid())
-        return row < static_cast<int>(m_answer.evaluations.size()) ? createIndex(row, column, TopLevel)
-                                                                    : QModelIndex();
+        return row < static_cast<int>(m_answer.evaluations.size()) ? createIndex(row, column, TopLevel) : QModelIndex();
     if (parent.internalId() != TopLevel || parent.column() != 0)
         return {};
     const auto& conditions = m_answer.evaluations[static_cast<std::size_t>(parent.row())].conditions;
     return row < static_cast<int>(conditions.size()) ? createIndex(row, column, quintptr(parent.row() + 1))
-                                                      : QModelIndex();
+                                                     : QModelIndex();
 }
 
 QModelIndex WhyNotModel::parent(const QModelIndex& child) const
@@ -76,8 +75,8 @@ QVariant WhyNotModel::conditionData(const engine::Condition& c, int column, int 
     switch (role) {
     case Qt::DisplayRole:
         if (column == WhatColumn)
-            return c.holds ? QString(qs(c.name) + (*c.holds ? QStringLiteral("  \u2714 holds")
-                                                            : QStringLiteral("  \u2718 failed")))
+            return c.holds ? QString(qs(c.name) +
+                                     (*c.holds ? QStringLiteral("  \u2714 holds") : QStringLiteral("  \u2718 failed")))
                            : qs(c.name);
         return qs(c.value);
     case Qt::ForegroundRole:

@@ -142,8 +142,9 @@ QString RuleEditor::statusText() const
 
 void RuleEditor::updateTitle()
 {
-    m_title->setText(m_path.isEmpty() ? tr("No rule file open")
-                                      : QString(m_path + (isModified() ? QStringLiteral("  \u25cf modified") : QString())));
+    m_title->setText(m_path.isEmpty()
+                         ? tr("No rule file open")
+                         : QString(m_path + (isModified() ? QStringLiteral("  \u25cf modified") : QString())));
 }
 
 }  // namespace attrib::views

@@ -206,7 +206,8 @@ void EvidencePanel::showFile(int file, qint64 line)
     m_filter->blockSignals(false);
     selectFileInCombo(file);
     m_openInFile->setEnabled(false);
-    if (!m_source->lineCount(file).available && m_analysis && file < static_cast<int>(m_analysis->fileObservations.size())) {
+    if (!m_source->lineCount(file).available && m_analysis &&
+        file < static_cast<int>(m_analysis->fileObservations.size())) {
         showKeptLines(file, line);
         return;
     }
@@ -236,12 +237,13 @@ void EvidencePanel::showKeptLines(int file, qint64 line)
 void EvidencePanel::describeFile(int file)
 {
     const LineCount count = m_source ? m_source->lineCount(file) : LineCount{};
-    QString detail = count.available ? QStringLiteral("%1 lines%2").arg(count.lines).arg(
-                                           count.complete ? QString() : QStringLiteral(" so far (indexing\u2026)"))
+    QString detail = count.available ? QStringLiteral("%1 lines%2")
+                                           .arg(count.lines)
+                                           .arg(count.complete ? QString() : QStringLiteral(" so far (indexing\u2026)"))
                                      : QStringLiteral("cannot be re-read: ") + count.problem;
     const auto& fileObs = m_analysis && file < static_cast<int>(m_analysis->fileObservations.size())
-                              ? m_analysis->fileObservations[file]
-                              : std::vector<std::uint32_t>{};
+        ? m_analysis->fileObservations[file]
+        : std::vector<std::uint32_t>{};
     if (!fileObs.empty()) {
         int interesting = 0;
         for (std::uint32_t o : fileObs)

@@ -99,9 +99,9 @@ private:
     bool m_fileMode = true;
     int m_file = -1;
     qint64 m_fileLines = 0;
-    QVector<ListRow> m_allRows;     ///< list mode, unfiltered
-    QVector<ListRow> m_rows;        ///< list mode, after the filter
-    QVector<qint64> m_filtered;     ///< file mode with a filter: matching lines
+    QVector<ListRow> m_allRows;  ///< list mode, unfiltered
+    QVector<ListRow> m_rows;     ///< list mode, after the filter
+    QVector<qint64> m_filtered;  ///< file mode with a filter: matching lines
     QString m_filter;
     QFutureWatcher<QVector<qint64>> m_watcher;
     qint64 m_current = -1;

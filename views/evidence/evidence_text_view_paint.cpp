@@ -294,10 +294,10 @@ QString EvidenceTextView::rowToolTip(qint64 row) const
             const auto& event = m_analysis->r().events[e];
             if (s >= 0)
                 lines << qs(m_analysis->r().symptoms[s].id) + QStringLiteral(" \u2014 ") +
-                             statusLine(m_analysis->r().symptoms[s]);
+                        statusLine(m_analysis->r().symptoms[s]);
             else
                 lines << QStringLiteral("context event ") + qs(event.type) + QStringLiteral(" (rule ") +
-                             qs(event.rule) + QLatin1Char(')');
+                        qs(event.rule) + QLatin1Char(')');
         }
     }
     lines.removeDuplicates();

@@ -16,12 +16,12 @@ struct LayoutPoint {
 
 struct GraphLayout {
     struct Node {
-        std::string name;  ///< DOT node name (n<i> for symptoms, r<k> for time anchors)
+        std::string name;     ///< DOT node name (n<i> for symptoms, r<k> for time anchors)
         double x = 0, y = 0;  ///< centre
         double width = 0, height = 0;
     };
     struct Edge {
-        std::string id;  ///< the DOT edge's `id` attribute ("" for unnamed edges)
+        std::string id;                   ///< the DOT edge's `id` attribute ("" for unnamed edges)
         std::vector<LayoutPoint> points;  ///< cubic B-spline control points: p0, then (c1, c2, p) triples
         bool hasArrow = false;
         LayoutPoint arrowTip;  ///< where the arrowhead ends (at the head node)

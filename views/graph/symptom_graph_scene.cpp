@@ -143,7 +143,8 @@ void SymptomGraphScene::addTimeAxis(const GraphLayout& layout)
         const auto* anchor = layout.node("r" + std::to_string(rank.index));
         if (!anchor)
             continue;
-        auto* line = addLine(anchor->x, -6, anchor->x, layout.height + 6, QPen(QColor(0xe0, 0xe0, 0xe0), 1, Qt::DashLine));
+        auto* line =
+            addLine(anchor->x, -6, anchor->x, layout.height + 6, QPen(QColor(0xe0, 0xe0, 0xe0), 1, Qt::DashLine));
         line->setZValue(0);
         auto* label = addSimpleText(qs(rank.label), small);
         label->setBrush(QColor(0x61, 0x61, 0x61));
@@ -242,12 +243,12 @@ QString SymptomGraphScene::stateText() const
         if (!item || !item->isVisible())
             continue;
         lines << qs(n.id) + QLatin1Char(' ') + qs(engine::toString(item->status())) +
-                     (item->changed() ? QStringLiteral(" changed") : QString());
+                (item->changed() ? QStringLiteral(" changed") : QString());
     }
     for (const auto& e : m_edges)
         if (e.path->isVisible())
             lines << QStringLiteral("edge ") + qs(engine::toString(e.edge.kind)) + QLatin1Char(' ') + qs(e.edge.from) +
-                         QStringLiteral(" -> ") + qs(e.edge.to);
+                    QStringLiteral(" -> ") + qs(e.edge.to);
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -193,8 +193,9 @@ bool SymptomGraphView::exportImage(const QString& path) const
 
 void SymptomGraphView::exportDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export symptom graph"), QStringLiteral("symptom-graph.svg"),
-                                                      tr("SVG image (*.svg);;PNG image (*.png)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export symptom graph"), QStringLiteral("symptom-graph.svg"),
+                                     tr("SVG image (*.svg);;PNG image (*.png)"));
     if (!path.isEmpty())
         exportImage(path);
 }

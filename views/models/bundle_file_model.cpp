@@ -71,8 +71,8 @@ QVariant BundleFileModel::data(const QModelIndex& index, int role) const
     case LinesColumn: return cov ? QVariant::fromValue<qulonglong>(cov->lines) : QVariant();
     case MatchedColumn:
         return row < static_cast<int>(m_analysis->fileObservations.size())
-                   ? QVariant::fromValue<qulonglong>(m_analysis->fileObservations[row].size())
-                   : QVariant();
+            ? QVariant::fromValue<qulonglong>(m_analysis->fileObservations[row].size())
+            : QVariant();
     }
     return {};
 }

@@ -154,8 +154,15 @@ QVariant CoverageModel::headerData(int section, Qt::Orientation orientation, int
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
-    static const char* const Names[] = {"Collector / node / file", "Format", "Files", "Lines read", "Skipped",
-                                        "First (UTC)", "Last (UTC)", "Status", "Errors"};
+    static const char* const Names[] = {"Collector / node / file",
+                                        "Format",
+                                        "Files",
+                                        "Lines read",
+                                        "Skipped",
+                                        "First (UTC)",
+                                        "Last (UTC)",
+                                        "Status",
+                                        "Errors"};
     return section >= 0 && section < ColumnCount ? QString::fromLatin1(Names[section]) : QVariant();
 }
 
@@ -173,9 +180,9 @@ QVariant CoverageModel::display(const Row& row, int column) const
     case ErrorsColumn:
         if (row.errors.isEmpty())
             return QString();
-        return row.errors.size() == 1 ? sanitizeLine(row.errors.front())
-                                      : QStringLiteral("%1 problems: ").arg(row.errors.size()) +
-                                            sanitizeLine(row.errors.front());
+        return row.errors.size() == 1
+            ? sanitizeLine(row.errors.front())
+            : QStringLiteral("%1 problems: ").arg(row.errors.size()) + sanitizeLine(row.errors.front());
     }
     return {};
 }
@@ -191,12 +198,12 @@ QVariant CoverageModel::data(const QModelIndex& index, int role) const
         return row.errors.isEmpty() ? QVariant() : QVariant(plainToolTip(row.errors.join(QLatin1Char('\n'))));
     case Qt::ForegroundRole:
         return index.column() == StatusColumn || index.column() == ErrorsColumn
-                   ? QVariant(coverageStatusColor(row.status))
-                   : QVariant();
+            ? QVariant(coverageStatusColor(row.status))
+            : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() >= FilesColumn && index.column() <= SkippedColumn
-                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                   : QVariant();
+            ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+            : QVariant();
     case FileIndexRole: return row.file;
     case StatusRole: return static_cast<int>(row.status);
     case LevelRole: return row.level;

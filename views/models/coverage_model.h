@@ -64,7 +64,7 @@ private:
     QVariant display(const Row& row, int column) const;
 
     AnalysisPtr m_analysis;
-    std::vector<Row> m_rows;  ///< per item (item 0 is the root)
+    std::vector<Row> m_rows;                 ///< per item (item 0 is the root)
     std::map<std::string, int> m_fileIndex;  ///< bundle path -> file index
     int m_problems = 0;
 };

@@ -139,8 +139,7 @@ QVariant SymptomTreeModel::symptomData(int symptom, int column, int role) const
     case Qt::DisplayRole: return displayText(s, column);
     case Qt::ToolTipRole: return plainToolTip(describeSymptom(*m_analysis, symptom));
     case Qt::DecorationRole: return column == SymptomColumn ? QVariant(domainColor(s.domain)) : QVariant();
-    case Qt::TextAlignmentRole:
-        return column == CountColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::TextAlignmentRole: return column == CountColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case SymptomIndexRole: return symptom;
     case StatusRole: return static_cast<int>(s.status);
     case EvidenceRoleRole: return static_cast<int>(m_analysis->symptomRole[symptom]);

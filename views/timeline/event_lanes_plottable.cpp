@@ -100,9 +100,7 @@ QCPRange EventLanesPlottable::getValueRange(bool& foundRange, QCP::SignDomain, c
     return m_layout ? QCPRange(0, std::max(1, m_layout->laneCount())) : QCPRange();
 }
 
-void EventLanesPlottable::drawLegendIcon(QCPPainter*, const QRectF&) const
-{
-}
+void EventLanesPlottable::drawLegendIcon(QCPPainter*, const QRectF&) const { }
 
 void EventLanesPlottable::draw(QCPPainter* painter)
 {

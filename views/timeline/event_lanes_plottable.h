@@ -55,8 +55,7 @@ private:
     void drawBars(QCPPainter* painter, int lane, const TimeMapping& map) const;
     void drawMarks(QCPPainter* painter, int lane, const TimeMapping& map);
     void drawDense(std::span<const Mark> marks, const TimeMapping& map, double y, double laneHeight);
-    void drawSparse(std::span<const Mark> marks, std::size_t first, std::size_t last, const TimeMapping& map,
-                    double y);
+    void drawSparse(std::span<const Mark> marks, std::size_t first, std::size_t last, const TimeMapping& map, double y);
     void flushBatches(QCPPainter* painter, bool dense);
     void drawRootLine(QCPPainter* painter, const TimeMapping& map) const;
     void drawSelection(QCPPainter* painter, const TimeMapping& map) const;
@@ -68,10 +67,10 @@ private:
     int m_selectedEvent = -1;
     int m_selectedSymptom = -1;
     FrameStats m_stats;
-    std::vector<QColor> m_colors;           ///< (domain, role) -> marker colour
-    std::vector<QColor> m_barColors;        ///< (domain, role) -> symptom bar colour
-    std::vector<QVector<QLineF>> m_lines;   ///< per colour: dense columns of this frame
-    std::vector<QVector<QPointF>> m_points; ///< per colour: single markers of this frame
+    std::vector<QColor> m_colors;            ///< (domain, role) -> marker colour
+    std::vector<QColor> m_barColors;         ///< (domain, role) -> symptom bar colour
+    std::vector<QVector<QLineF>> m_lines;    ///< per colour: dense columns of this frame
+    std::vector<QVector<QPointF>> m_points;  ///< per colour: single markers of this frame
     QVector<QPointF> m_rootPoints;
 };
 

@@ -27,10 +27,10 @@ struct SymptomBar {
 struct NodeTrack {
     std::string name;
     std::vector<Mark> all;
-    std::vector<Mark> nodeLevel;  ///< events that name no GPU
-    std::vector<int> gpus;        ///< sorted
+    std::vector<Mark> nodeLevel;              ///< events that name no GPU
+    std::vector<int> gpus;                    ///< sorted
     std::vector<std::vector<Mark>> gpuMarks;  ///< parallel to gpus
-    std::vector<SymptomBar> bars;  ///< drawing order: weaker roles first
+    std::vector<SymptomBar> bars;             ///< drawing order: weaker roles first
 };
 
 struct TimelineData {
@@ -43,7 +43,7 @@ struct TimelineData {
     std::vector<NodeTrack> nodes;
     std::vector<std::uint8_t> domainsPresent;  ///< indices into domainNames(), for the legend
     std::size_t eventCount = 0;
-    std::size_t untimedEvents = 0;  ///< events without a time are not drawn
+    std::size_t untimedEvents = 0;          ///< events without a time are not drawn
     std::vector<std::int32_t> eventNode;    ///< event -> node track (-1: not drawn)
     std::vector<std::int32_t> symptomNode;  ///< symptom -> node track (-1: not drawn)
 

@@ -141,8 +141,8 @@ double niceTimeStep(double span, int targetTicks)
                 return std::max(1e-9, m * magnitude);
         }
     }
-    static constexpr double Steps[] = {1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800,
-                                       21600, 43200, 86400};
+    static constexpr double Steps[] = {1,   2,   5,    10,   15,   30,    60,    120,   300,
+                                       600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400};
     for (double s : Steps) {
         if (s >= raw * (1 - 1e-9))
             return s;
@@ -202,8 +202,7 @@ QString formatRelativeTick(double seconds, double step)
     return sign + parts.join(QLatin1Char(' '));
 }
 
-std::pair<std::size_t, std::size_t> visibleRange(std::span<const Mark> marks, const TimeMapping& map,
-                                                 double marginPx)
+std::pair<std::size_t, std::size_t> visibleRange(std::span<const Mark> marks, const TimeMapping& map, double marginPx)
 {
     const double margin = marginPx / map.pixelsPerSecond();
     const double lo = map.start - margin;
@@ -247,7 +246,8 @@ long nearestMark(std::span<const Mark> marks, const TimeMapping& map, double pix
         // Within a pixel of each other, the mark that matters more (root cause, active) wins.
         const bool closer = px < bestPx - 1;
         const bool tie = std::abs(px - bestPx) <= 1;
-        if (best < 0 || closer || (tie && it->role > marks[best].role) || (tie && it->role == marks[best].role && px < bestPx)) {
+        if (best < 0 || closer || (tie && it->role > marks[best].role) ||
+            (tie && it->role == marks[best].role && px < bestPx)) {
             best = static_cast<long>(it - marks.begin());
             bestPx = px;
         }

@@ -104,8 +104,7 @@ QString formatUtcTick(engine::TimeNs origin, double seconds, double step);
 QString formatRelativeTick(double seconds, double step);
 
 /// Marks within [start, end] of the mapping, widened by `marginPx` on both sides (binary search).
-std::pair<std::size_t, std::size_t> visibleRange(std::span<const Mark> marks, const TimeMapping& map,
-                                                 double marginPx);
+std::pair<std::size_t, std::size_t> visibleRange(std::span<const Mark> marks, const TimeMapping& map, double marginPx);
 
 /// One pixel column holding one or more marks.
 struct ColumnBin {

@@ -172,8 +172,8 @@ void TimelinePlot::updateTimeAxisLabel()
         return;
     }
     if (relativeTime())
-        xAxis->setLabel(QStringLiteral("time relative to the root cause (") + formatUtc(m_data->origin.toTime(m_data->rootX)) +
-                        QStringLiteral(" UTC)"));
+        xAxis->setLabel(QStringLiteral("time relative to the root cause (") +
+                        formatUtc(m_data->origin.toTime(m_data->rootX)) + QStringLiteral(" UTC)"));
     else
         xAxis->setLabel(QStringLiteral("UTC, ") + formatUtc(m_data->origin.origin).left(10));
 }
@@ -394,7 +394,7 @@ void TimelinePlot::mousePressEvent(QMouseEvent* event)
 void TimelinePlot::mouseReleaseEvent(QMouseEvent* event)
 {
     const bool click = event->button() == Qt::LeftButton && (event->pos() - m_pressPos).manhattanLength() < 4 &&
-                       !(event->modifiers() & Qt::ControlModifier);
+        !(event->modifiers() & Qt::ControlModifier);
     QCustomPlot::mouseReleaseEvent(event);
     setSelectionRectMode(QCP::srmNone);
     if (!click || !m_data)

@@ -48,12 +48,12 @@ private:
     TimelinePlot* m_plot;
     QScrollBar* m_scroll;
     QLabel* m_info;
-    QLabel* m_placeholder;      ///< shown instead of an empty plot
+    QLabel* m_placeholder;  ///< shown instead of an empty plot
     QStackedLayout* m_pages;
     QAction* m_relative;
     bool m_syncing = false;
-    AnalysisPtr m_step;            ///< the debugger's step state while shown, else null
-    TimelineDataPtr m_finalData;   ///< the current analysis' timeline, restored when the step state ends
+    AnalysisPtr m_step;           ///< the debugger's step state while shown, else null
+    TimelineDataPtr m_finalData;  ///< the current analysis' timeline, restored when the step state ends
 };
 
 }  // namespace attrib::views

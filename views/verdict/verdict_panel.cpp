@@ -263,7 +263,7 @@ void VerdictPanel::addFooter(QVBoxLayout* layout)
     parts << QStringLiteral("%1 symptoms, %2 events").arg(r.symptoms.size()).arg(r.events.size());
     layout->addWidget(text(parts.join(QStringLiteral(" \u00b7 ")), this));
     QString engine = QStringLiteral("engine ") + qs(r.engine.version) + QStringLiteral(" \u00b7 catalog ") +
-                     qs(r.engine.catalogHash).left(12);
+        qs(r.engine.catalogHash).left(12);
     if (!r.diagnostics.empty())
         engine += QStringLiteral(" \u00b7 %1 catalog diagnostic(s)").arg(r.diagnostics.size());
     QLabel* footer = text(engine, this);

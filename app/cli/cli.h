@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The attrib command line: one CLI11 application; every subcommand registers itself from its own file.
+#pragma once
+
+#include "engine/catalog.h"
+
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace attrib::cli {
+
+/// What the subcommands share: the program path (to find installed rules and samples) and the exit code the
+/// chosen subcommand's callback sets.
+struct CliContext {
+    std::string executable;
+    int exitCode = 0;
+};
+
+/// Loads the catalog from `--rules DIR` (or the installed / source catalog when empty).
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli);
+
+/// Adds the `--rules DIR` option every catalog-reading subcommand takes.
+void addRulesOption(CLI::App& sub, std::string& rulesDir, const char* what = "rule catalog folder");
+
+void addAnalyzeCommand(CLI::App& app, CliContext& cli);
+void addRulesCommand(CLI::App& app, CliContext& cli);
+void addEvalCommand(CLI::App& app, CliContext& cli);
+void addReplayCommand(CLI::App& app, CliContext& cli);
+
+}  // namespace attrib::cli

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// attrib rules test: evaluates every rule's inline cases and prints every catalog problem.
+#include "app/cli/cli.h"
+
+#include "rules/cpp/builtin_rules.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+
+namespace attrib::cli {
+
+namespace {
+
+struct RulesTestOptions {
+    std::string rulesDir;
+    bool verbose = false;
+};
+
+int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
+{
+    const auto catalog = loadCatalogFor(o.rulesDir, cli);
+    for (const auto& r : catalog->caseResults()) {
+        if (!r.passed)
+            std::cout << "FAIL " << r.where.str() << ": " << r.rule << " / " << r.name << ": " << r.failure << "\n";
+        else if (o.verbose)
+            std::cout << "ok   " << r.rule << " / " << r.name << "\n";
+    }
+    std::size_t errors = 0;
+    for (const auto& d : catalog->diagnostics()) {
+        std::cout << d.str() << "\n";
+        errors += d.severity == engine::Diagnostic::Severity::Error;
+    }
+    std::cout << "catalog " << catalog->directory() << ": " << catalog->symptoms().size() << " symptoms, "
+              << catalog->extractors().size() << " extractors, " << catalog->codeRules().size() << " C++ rules, "
+              << catalog->refineRules().size() << " refinement rules, " << catalog->priorityTables().size()
+              << " priority tables\n";
+    std::cout << catalog->casesPassed() << " passed, " << catalog->casesFailed() << " failed\n";
+    return catalog->casesFailed() == 0 && errors == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli)
+{
+    return rules::loadCatalog(rules::findRulesDir(rulesDir, cli.executable));
+}
+
+void addRulesOption(CLI::App& sub, std::string& rulesDir, const char* what)
+{
+    sub.add_option("--rules", rulesDir, std::string(what) + " (default: the installed or source catalog)")
+        ->option_text("DIR");
+}
+
+void addRulesCommand(CLI::App& app, CliContext& cli)
+{
+    auto* rules = app.add_subcommand("rules", "work with the rule catalog");
+    rules->require_subcommand(1);
+    auto options = std::make_shared<RulesTestOptions>();
+    auto* test = rules->add_subcommand("test", "run every rule's inline cases (\"N passed, M failed\")");
+    addRulesOption(*test, options->rulesDir);
+    test->add_flag("-v,--verbose", options->verbose, "list passing cases too");
+    test->callback([options, &cli] { cli.exitCode = runRulesTest(*options, cli); });
+}
+
+}  // namespace attrib::cli
