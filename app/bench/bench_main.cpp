@@ -82,7 +82,7 @@ int main(int argc, char** argv)
                                    QStringLiteral("DIR"));
     parser.addOptions({rules, shots});
     parser.process(app);
-    const QString sourceRules = QStringLiteral(ATTRIB_SOURCE_RULES_DIR);
+    const QString sourceRules = QString::fromStdString(rules::sourceRulesDir());
     const QString bundle =
         parser.positionalArguments().value(0, QDir(sourceRules).filePath(QStringLiteral("../samples/nvlink-xid149")));
     const QString rulesDir = QString::fromStdString(

@@ -62,7 +62,8 @@ QString CorpusImpactDialog::defaultCorpus()
         QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/attribution-workbench/samples"));
     if (QDir(installed).exists())
         return QDir::cleanPath(installed);
-    return QDir::cleanPath(QDir(QStringLiteral(ATTRIB_SOURCE_RULES_DIR)).filePath(QStringLiteral("../samples")));
+    return QDir::cleanPath(
+        QDir(QString::fromStdString(rules::sourceRulesDir())).filePath(QStringLiteral("../samples")));
 }
 
 CorpusImpactDialog::CorpusImpactDialog(RuleBenchController* controller, QWidget* parent)

@@ -5,6 +5,7 @@
 
 #include "engine/corpus_impact.h"
 #include "importers/analyzer.h"
+#include "rules/cpp/builtin_rules.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -27,7 +28,7 @@ std::string defaultCorpus(const std::string& executable)
     const fs::path installed = exe.parent_path().parent_path() / "share" / "attribution-workbench" / "samples";
     if (fs::is_directory(installed, ec))
         return installed.string();
-    return (fs::path(ATTRIB_SOURCE_RULES_DIR).parent_path() / "samples").string();
+    return (fs::path(rules::sourceRulesDir()).parent_path() / "samples").string();
 }
 
 nlohmann::ordered_json impactJson(const engine::CorpusImpact& impact)

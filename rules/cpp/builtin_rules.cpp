@@ -47,6 +47,11 @@ std::string findRulesDir(const std::string& explicitDir, const std::string& exec
         if (fs::is_regular_file(candidate / "catalog.json", ec))
             return candidate.lexically_normal().string();
     }
+    return sourceRulesDir();
+}
+
+std::string sourceRulesDir()
+{
     return ATTRIB_SOURCE_RULES_DIR;
 }
 

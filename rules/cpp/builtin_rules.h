@@ -13,6 +13,9 @@ const engine::CodeRuleRegistry& builtinCodeRules();
 /// executable or in `../share/attribution-workbench/`, else the source tree's catalog.
 std::string findRulesDir(const std::string& explicitDir, const std::string& executablePath);
 
+/// The catalog folder of the source tree this build was configured from.
+std::string sourceRulesDir();
+
 /// Loads the catalog with the built-in C++ rules.
 engine::CatalogPtr loadCatalog(const std::string& dir);
 
