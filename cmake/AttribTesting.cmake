@@ -3,12 +3,15 @@
 # Builds one Qt Test executable and registers it with ctest. GUI tests run on the offscreen platform.
 function(attrib_add_test)
   cmake_parse_arguments(T "GUI" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
-  add_executable(${T_NAME} ${T_SOURCES})
+  add_executable(${T_NAME} ${T_SOURCES} ${CMAKE_SOURCE_DIR}/tests/common/run_from_exe_dir.cpp)
   set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test attrib_warnings)
+  # The source paths are relative to the test executable's folder (run_from_exe_dir.cpp makes it the working
+  # directory), so test objects are identical in every checkout and ccache shares them.
+  file(RELATIVE_PATH rel_source "${CMAKE_BINARY_DIR}/tests" "${CMAKE_SOURCE_DIR}")
   target_compile_definitions(${T_NAME} PRIVATE
-    ATTRIB_SOURCE_DIR="${CMAKE_SOURCE_DIR}" ATTRIB_SOURCE_RULES_DIR="${ATTRIB_SOURCE_RULES_DIR}")
-  add_test(NAME ${T_NAME} COMMAND ${T_NAME})
+    ATTRIB_SOURCE_DIR="${rel_source}" ATTRIB_SOURCE_RULES_DIR="${rel_source}/rules")
+  add_test(NAME ${T_NAME} COMMAND ${T_NAME} WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
   set(env "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/xdg-runtime" "QT_QPA_PLATFORM=offscreen")
   set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" LABELS "${T_LABELS}" TIMEOUT 300)
 endfunction()
