@@ -4,10 +4,12 @@
 function(attrib_add_test)
   cmake_parse_arguments(T "GUI" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES} ${CMAKE_SOURCE_DIR}/tests/common/run_from_exe_dir.cpp)
-  set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
+  set_target_properties(${T_NAME} PROPERTIES AUTOMOC ON RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests
+    QT_TESTCASE_BUILDDIR ".")
   target_link_libraries(${T_NAME} PRIVATE ${T_LIBS} Qt6::Test attrib_warnings)
-  # The source paths are relative to the test executable's folder (run_from_exe_dir.cpp makes it the working
-  # directory), so test objects are identical in every checkout and ccache shares them.
+  # The source paths (and Qt Test's build dir, used by QTEST_MAIN) are relative to the test executable's folder
+  # (run_from_exe_dir.cpp makes it the working directory), so test objects are identical in every checkout and
+  # ccache shares them.
   file(RELATIVE_PATH rel_source "${CMAKE_BINARY_DIR}/tests" "${CMAKE_SOURCE_DIR}")
   target_compile_definitions(${T_NAME} PRIVATE
     ATTRIB_SOURCE_DIR="${rel_source}" ATTRIB_SOURCE_RULES_DIR="${rel_source}/rules")
