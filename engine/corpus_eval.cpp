@@ -158,7 +158,7 @@ CaseScore scoreCase(const std::string& name, const nlohmann::json& expected, con
     s.nodeOk = s.nodeScored && *s.truth.culpritNode == s.gotNode;
     s.noSymptom = !verdict->contains("symptoms") || (*verdict)["symptoms"].empty();
     s.hardFailure = (s.truth.subDomain == "application" || s.truth.subDomain == "configuration") &&
-                    s.gotTerminal == "hardware_failure";
+        s.gotTerminal == "hardware_failure";
     s.skippedTextFiles = facts.skippedTextFiles;
     if (s.truth.corpusFormat)
         compareCorpusCase(expected, *verdict, s);

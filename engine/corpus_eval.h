@@ -78,7 +78,7 @@ struct EvalSummary {
     int noSymptom = 0;
     int skippedTextFiles = 0;
     int hardFailures = 0;
-    std::map<std::string, DomainRow> perDomain;                     ///< by truth sub-domain
+    std::map<std::string, DomainRow> perDomain;                   ///< by truth sub-domain
     std::map<std::string, std::map<std::string, int>> confusion;  ///< truth sub-domain -> predicted -> count
 };
 

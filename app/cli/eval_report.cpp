@@ -19,19 +19,25 @@ std::string pct(int part, int whole)
 std::string truthText(const engine::CaseScore& s)
 {
     const auto& t = s.truth;
-    return (t.terminalState.empty() ? "-" : t.terminalState) + "/" + (t.subDomain.empty() ? "-" : t.subDomain) +
-           "/" + t.culpritNode.value_or("-");
+    return (t.terminalState.empty() ? "-" : t.terminalState) + "/" + (t.subDomain.empty() ? "-" : t.subDomain) + "/" +
+        t.culpritNode.value_or("-");
+}
+
+const char* resultText(const engine::CaseScore& s)
+{
+    if (s.passed())
+        return "pass";
+    return s.error ? "ERROR" : "FAIL";
 }
 
 void printCases(std::ostream& out, const std::vector<engine::CaseScore>& scores, bool verbose)
 {
-    out << std::left << std::setw(44) << "bundle" << std::setw(46) << "expected (state/domain/node)"
-        << std::setw(46) << "got"
+    out << std::left << std::setw(52) << "bundle" << std::setw(52) << "expected (state/domain/node)" << std::setw(52)
+        << "got"
         << "result\n";
     for (const auto& s : scores) {
-        out << std::setw(44) << (s.name + (s.truth.heldout ? " [h]" : "")) << std::setw(46) << truthText(s)
-            << std::setw(46) << (s.gotTerminal + "/" + s.gotSubDomain + "/" + s.gotNode)
-            << (s.passed() ? "pass" : s.error ? "ERROR" : "FAIL") << "\n";
+        out << std::setw(52) << (s.name + (s.truth.heldout ? " [h]" : "")) << std::setw(52) << truthText(s)
+            << std::setw(52) << (s.gotTerminal + "/" + s.gotSubDomain + "/" + s.gotNode) << resultText(s) << "\n";
         if (verbose || !s.passed())
             for (const auto& f : s.failures)
                 out << "    " << f << "\n";
@@ -43,16 +49,15 @@ void printCases(std::ostream& out, const std::vector<engine::CaseScore>& scores,
 void printTotals(std::ostream& out, const char* label, const engine::EvalSummary& sum)
 {
     out << label << ": " << sum.cases << " cases, " << sum.errors << " errors; sub-domain "
-        << pct(sum.subDomainOk, sum.cases) << ", terminal state " << pct(sum.terminalOk, sum.cases)
-        << ", culprit node " << pct(sum.nodeOk, sum.nodeScored) << "; no symptom " << sum.noSymptom
-        << ", skipped text files " << sum.skippedTextFiles << ", app/config called hardware " << sum.hardFailures
-        << "\n";
+        << pct(sum.subDomainOk, sum.cases) << ", terminal state " << pct(sum.terminalOk, sum.cases) << ", culprit node "
+        << pct(sum.nodeOk, sum.nodeScored) << "; no symptom " << sum.noSymptom << ", skipped text files "
+        << sum.skippedTextFiles << ", app/config called hardware " << sum.hardFailures << "\n";
 }
 
 void printDomains(std::ostream& out, const engine::EvalSummary& sum)
 {
-    out << "\n" << std::left << std::setw(16) << "truth domain" << std::setw(8) << "cases" << std::setw(20)
-        << "sub-domain ok"
+    out << "\n"
+        << std::left << std::setw(16) << "truth domain" << std::setw(8) << "cases" << std::setw(20) << "sub-domain ok"
         << "culprit node\n";
     for (const auto& [domain, row] : sum.perDomain)
         out << std::setw(16) << domain << std::setw(8) << row.cases << std::setw(20) << pct(row.subDomainOk, row.cases)

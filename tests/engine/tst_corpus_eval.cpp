@@ -27,12 +27,8 @@ ordered_json verdict(const std::string& terminal, const std::string& domain, con
 json corpusTruth(const std::string& terminal, const std::string& domain, std::vector<std::string> acceptable = {},
                  const std::string& culprit = {}, bool heldout = false)
 {
-    json e = {{"terminal_state", terminal},
-              {"sub_domain", domain},
-              {"acceptable_sub_domains", acceptable},
-              {"cascade", false},
-              {"heldout", heldout},
-              {"description", "fixture"}};
+    json e = {{"terminal_state", terminal}, {"sub_domain", domain}, {"acceptable_sub_domains", acceptable},
+              {"cascade", false},           {"heldout", heldout},   {"description", "fixture"}};
     if (!culprit.empty())
         e["culprit_node"] = culprit;
     return e;
@@ -124,11 +120,11 @@ private Q_SLOTS:
     void summaryCountsDomainsConfusionAndHeldout()
     {
         std::vector<CaseScore> scores;
-        scores.push_back(score(corpusTruth("hardware_failure", "gpu", {}, "n1", true),
-                               verdict("hardware_failure", "gpu", "n1")));
+        scores.push_back(
+            score(corpusTruth("hardware_failure", "gpu", {}, "n1", true), verdict("hardware_failure", "gpu", "n1")));
         scores.push_back(score(corpusTruth("hardware_failure", "gpu"), verdict("unknown", "unknown", {}, 0), 2));
-        scores.push_back(score(corpusTruth("user_error", "configuration", {}, {}, true),
-                               verdict("hardware_failure", "nvlink")));
+        scores.push_back(
+            score(corpusTruth("user_error", "configuration", {}, {}, true), verdict("hardware_failure", "nvlink")));
         scores.push_back(errorCase("broken", "invalid expected.json: x"));
         const auto all = summarize(scores);
         QCOMPARE(all.cases, 4);
@@ -161,9 +157,9 @@ private Q_SLOTS:
         figures["all"] = summaryJson(summarize(scores));
         figures["heldout"] = summaryJson(summarize(scores, HeldoutFilter::Only));
         QVERIFY(checkFloor(figures, json{{"all", {{"sub_domain_pct_min", 50}, {"no_symptom_max", 1}}}}).empty());
-        const auto misses =
-            checkFloor(figures, json{{"all", {{"sub_domain_pct_min", 51}, {"no_symptom_max", 0}}},
-                                     {"heldout", {{"cases_min", 0}}}});
+        const auto misses = checkFloor(
+            figures,
+            json{{"all", {{"sub_domain_pct_min", 51}, {"no_symptom_max", 0}}}, {"heldout", {{"cases_min", 0}}}});
         QCOMPARE(misses.size(), std::size_t(2));
         QVERIFY(std::any_of(misses.begin(), misses.end(),
                             [](const std::string& m) { return m.find("all.sub_domain_pct is 50") == 0; }));
