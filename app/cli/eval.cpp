@@ -123,6 +123,7 @@ int runEval(const EvalOptions& o, const CliContext& cli)
             if (!in)
                 throw std::runtime_error("cannot be read");
             in >> floor;
+            engine::checkFloor(evalFigures({}), floor);  // an unknown figure is bad input: say so before analysing
         } catch (const std::exception& e) {
             std::cerr << "attrib: " << o.floorFile << ": " << e.what() << "\n";
             return 2;
