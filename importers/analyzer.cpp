@@ -84,7 +84,8 @@ bool prepareCoverage(const BundleEntry& entry, FileCoverage& cov)
     }
     if (entry.metadata) {
         cov.status = CoverageStatus::Skipped;
-        cov.errors.push_back(entry.file.path + ": skipped: sample metadata (expected verdict or lesson), not evidence");
+        cov.errors.push_back(entry.file.path +
+                             ": skipped: sample metadata (expected verdict, lesson or source), not evidence");
         return false;
     }
     if (!entry.problem.empty()) {

@@ -63,10 +63,10 @@ int rankFromName(const std::string& name)
 
 namespace {
 
-/// Files a sample bundle carries for people and tests, not as evidence.
+/// Files a sample or corpus case carries for people and tests, not as evidence (SOURCE: the thread address).
 bool isSampleMetadata(const std::string& rel)
 {
-    return rel == "expected.json" || rel == "LESSON.md" || rel == "README.md";
+    return rel == "expected.json" || rel == "LESSON.md" || rel == "README.md" || rel == "SOURCE";
 }
 
 BundleEntry makeEntry(const std::string& rel, const std::string& absolute)
