@@ -129,6 +129,7 @@ struct Catalog::Loader {
     void loadPriorityTables(const json& doc);
     std::vector<PipelineCase> loadCases(const json& rule, const Location& where, const std::string& id);
     bool parseExtractor(const json& r, ExtractorRule& rule);
+    bool parseExtractorCase(const json& c, const std::string& id, std::size_t ruleOffset, ExtractorCase& ec);
 };
 
 namespace {
@@ -167,6 +168,25 @@ void Catalog::Loader::loadSymptoms(const json& doc)
     }
 }
 
+bool Catalog::Loader::parseExtractorCase(const json& c, const std::string& id, std::size_t ruleOffset,
+                                         ExtractorCase& ec)
+{
+    ec.line = str(c, "line");
+    ec.shouldMatch = c.value("match", true);
+    for (const auto& [k, v] : objectAt(c, "fields").items())
+        ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    ec.where = {file, text.lineOf(jsonEscapedPrefix(ec.line), ruleOffset)};
+    // "source": the public address a real line was taken from (issue threads, forums); must be a URL.
+    const auto source = c.find("source");
+    if (source == c.end())
+        return true;
+    const std::string address = source->is_string() ? source->get<std::string>() : source->dump();
+    if (source->is_string() && (address.rfind("https://", 0) == 0 || address.rfind("http://", 0) == 0))
+        return true;
+    error(id, ec.where.line, "case source must be an http(s) address, got '" + address + "'");
+    return false;
+}
+
 bool Catalog::Loader::parseExtractor(const json& r, ExtractorRule& rule)
 {
     rule.id = str(r, "id");
@@ -202,11 +222,8 @@ bool Catalog::Loader::parseExtractor(const json& r, ExtractorRule& rule)
     const std::size_t ruleOffset = text.offsetOf("\"" + rule.id + "\"");
     for (const auto& c : r.value("cases", json::array())) {
         ExtractorCase ec;
-        ec.line = str(c, "line");
-        ec.shouldMatch = c.value("match", true);
-        for (const auto& [k, v] : objectAt(c, "fields").items())
-            ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
-        ec.where = {file, text.lineOf(jsonEscapedPrefix(ec.line), ruleOffset)};
+        if (!parseExtractorCase(c, rule.id, ruleOffset, ec))
+            return false;
         rule.cases.push_back(std::move(ec));
     }
     if (rule.cases.empty())

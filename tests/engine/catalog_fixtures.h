@@ -25,4 +25,12 @@ inline constexpr const char* GhostSymptomRules = R"json({"kind": "extractors", "
   {"id": "ghost", "sources": ["app"], "pattern": "boo", "event": "x", "symptom": "not_registered",
    "cases": [{"line": "boo"}]}]})json";
 
+inline constexpr const char* CaseSourceRules = R"json({"kind": "extractors", "rules": [
+  {"id": "sourced", "sources": ["app"], "pattern": "disk (?P<dev>\\w+) failed", "event": "x",
+   "cases": [{"line": "disk sda failed", "source": "https://github.com/example/project/issues/1"}]},
+  {"id": "bad_source", "sources": ["app"], "pattern": "disk (?P<dev>\\w+) lost", "event": "x",
+   "cases": [{"line": "disk sda lost", "fields": {"dev": "sda"},
+              "source": "a forum post"}]}
+]})json";
+
 }  // namespace fixtures

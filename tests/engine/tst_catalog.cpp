@@ -105,6 +105,26 @@ private Q_SLOTS:
         QVERIFY(d->message.find("unregistered symptom") != std::string::npos);
     }
 
+    void caseSourceMustBeAnAddress()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "sourced.json", fixtures::CaseSourceRules);
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto* d = findDiagnostic(*cat, "bad_source");
+        QVERIFY(d);
+        QCOMPARE(d->where.line, 5);
+        QVERIFY(d->message.find("case source must be an http(s) address") != std::string::npos);
+        QVERIFY(!findDiagnostic(*cat, "sourced"));
+        bool sourced = false, bad = false;
+        for (const auto& r : cat->extractors()) {
+            sourced = sourced || r.id == "sourced";
+            bad = bad || r.id == "bad_source";
+        }
+        QVERIFY(sourced);
+        QVERIFY(!bad);
+    }
+
     void missingFolderIsReported()
     {
         const auto cat = rules::loadCatalog("/nonexistent/rules");
