@@ -310,16 +310,22 @@ void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
 Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace)
 {
     recordScope(context, trace);
-    sortAndNumberEvents(events);
+    sortAndNumberEvents(events);  // the first numbering: no step names an event yet
     Correlation c;
-    recordExtraction(events, trace);
-    c.clockOffsets = estimateClockOffsets(events, trace);
+    // Extraction, clock and early steps name events by the ids of the moment; they are held and renumbered
+    // with the events until the early rules are done, so that every step names the final events.
+    Trace early;
+    recordExtraction(events, early);
+    c.clockOffsets = estimateClockOffsets(events, early);
     applyClockOffsets(events, c.clockOffsets);
     for (const auto& o : c.clockOffsets)
         if (o.applied)
             context.clockUncertainty[o.node] = o.uncertainty;
-    sortAndNumberEvents(events);
-    c.events = runEarlyRules(catalog, std::move(events), context, trace);
+    std::vector<TraceStep> held = early.take();
+    renumberStepEvents(held, sortAndNumberEvents(events));
+    c.events = runEarlyRules(catalog, std::move(events), context, held);
+    for (auto& step : held)
+        trace.record(std::move(step));
     auto symptoms = buildNodeSymptoms(catalog, c.events, trace);
     symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace);
     symptoms = mergeSymptoms(std::move(symptoms), trace);

@@ -9,6 +9,7 @@
 #include "rules/cpp/nccl_hang.h"
 
 #include "engine/json_util.h"
+#include "engine/number.h"
 
 #include <algorithm>
 #include <set>
@@ -44,11 +45,13 @@ std::string attr(const Event& e, const char* key)
 
 long toLong(const std::string& s, long fallback = -1)
 {
-    try {
-        return s.empty() ? fallback : std::stol(s);
-    } catch (...) {
-        return fallback;
-    }
+    return parseInteger<long>(s).value_or(fallback);
+}
+
+/// A timeout in milliseconds: at most ten years, so that it converts to nanoseconds without overflow.
+long timeoutOf(const Event& e)
+{
+    return static_cast<long>(durationMs(attr(e, "timeout_ms")).value_or(0));
 }
 
 using Key = std::pair<std::string, long>;  // (process group, SeqNum)
@@ -241,7 +244,7 @@ Event NcclHangCulprit::baseEvent(const Group& g, const std::string& type, const 
     // Dated when the collective began (the first timeout minus Timeout(ms)): that is when the culprit failed
     // to join, and where a causal window should look.
     const Event& first = *g.first;
-    const long timeoutMs = toLong(attr(first, "timeout_ms"), 0);
+    const long timeoutMs = timeoutOf(first);
     Event e;
     e.type = type;
     e.rule = id();
@@ -348,7 +351,7 @@ void NcclHangCulprit::recordNearby(const Group& g, const std::string& node, cons
     // Where to look: what the culprit's node logged around the start of the collective (timeout earlier).
     if (g.first->time == NoTime)
         return;
-    const TimeNs start = g.first->time - toLong(attr(*g.first, "timeout_ms"), 0) * NsPerMs;
+    const TimeNs start = g.first->time - timeoutOf(*g.first) * NsPerMs;
     TraceStep step;
     step.phase = "early";
     step.rule = id();

@@ -5,6 +5,7 @@
 #include "rules/cpp/xid_annotate.h"
 
 #include "engine/json_util.h"
+#include "engine/number.h"
 #include "engine/pipeline.h"
 
 #include <re2/re2.h>
@@ -130,12 +131,28 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
 
 void markBurstFollowers(std::vector<Event*>& burst, const json& followXids)
 {
+    // burst_xids names each distinct Xid once, in order of first appearance, and at most MaxBurstXids of them:
+    // every event carries it, so it must not grow with the burst (an Xid storm has tens of thousands of lines).
+    constexpr std::size_t MaxBurstXids = 16;
     std::set<int> present;
+    std::set<std::string> named;
     std::string xids;
+    std::size_t more = 0;
     for (const Event* e : burst) {
-        present.insert(std::atoi(attr(*e, "xid").c_str()));
-        xids += (xids.empty() ? "" : ",") + attr(*e, "xid");
+        const std::string xid = attr(*e, "xid");
+        if (const auto number = parseInteger<int>(xid))
+            present.insert(*number);
+        if (named.count(xid))
+            continue;
+        if (named.size() < MaxBurstXids) {
+            named.insert(xid);
+            xids += (xids.empty() ? "" : ",") + xid;
+        } else {
+            ++more;
+        }
     }
+    if (more > 0)
+        xids += " and " + std::to_string(more) + " more";
     for (Event* e : burst) {
         e->attrs["burst_xids"] = xids;
         auto it = followXids.is_object() ? followXids.find(attr(*e, "xid")) : followXids.end();
@@ -221,7 +238,7 @@ void classifyAppFaults(std::vector<Event>& events, const json& config, TraceSink
     std::map<std::pair<std::string, std::string>, GpuFaults> byGpu;
     for (auto& e : events) {
         if (e.type == "xid" && e.symptom == appSymptom && !e.sympathetic &&
-            listed(config.value("xids", json::array()), std::atoi(attr(e, "xid").c_str())))
+            listed(config.value("xids", json::array()), parseInteger<int>(attr(e, "xid")).value_or(-1)))
             byGpu[{e.node, attr(e, "pci")}].events.push_back(&e);
     }
     for (auto& [key, g] : byGpu) {
