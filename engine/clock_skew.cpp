@@ -6,6 +6,7 @@
 
 #include "engine/extractor.h"
 #include "engine/json_util.h"
+#include "engine/pipeline.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,12 +21,6 @@ TimeNs median(std::vector<TimeNs> v)
 {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
-}
-
-std::string attr(const Event& e, const char* key)
-{
-    auto it = e.attrs.find(key);
-    return it == e.attrs.end() ? std::string() : it->second;
 }
 
 using NodeTimes = std::map<std::string, std::vector<TimeNs>>;
@@ -50,7 +45,7 @@ std::map<std::string, AnchorTimes> collectAnchors(const std::vector<Event>& even
                 continue;
             std::map<std::string, std::string> values;
             for (const auto& k : anchor.key)
-                values[k] = attr(e, k.c_str());
+                values[k] = eventAttr(e, k.c_str());
             const std::string key = expandTemplate(anchor.label, values);
             jitter[key] = anchor.jitter;
             auto [it, inserted] = perRank[key].emplace(std::make_pair(e.node, e.rank), e.time);

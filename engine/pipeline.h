@@ -73,6 +73,13 @@ std::string symptomIdFor(const std::string& name, const std::string& node, int g
 /// Effective priority of a symptom under a table (table override, else registry priority).
 int effectivePriority(const Catalog& catalog, const PriorityTable* table, const Symptom& symptom);
 
+/// An event's attribute, or "" when it has none of that name.
+inline std::string eventAttr(const Event& e, const std::string& key)
+{
+    const auto it = e.attrs.find(key);
+    return it == e.attrs.end() ? std::string() : it->second;
+}
+
 /// Values for templates: node, gpu, rank, link, time, name, plus the symptom's attributes.
 std::map<std::string, std::string> templateValues(const Symptom& symptom);
 
