@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SAMPLE ?= samples/nvlink-xid149
 
-.PHONY: all deps configure build run test bench clean asan
+.PHONY: all deps configure build run test bench clean asan tsan
 
 all: build
 
@@ -36,6 +36,14 @@ asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTRIB_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	cd build-asan && ctest --output-on-failure -LE bench
+
+# ThreadSanitizer over the threaded parts: the GUI job controller, the rule bench's controller and the engine tests.
+TSAN_TESTS = tst_job_controller tst_rule_bench tst_catalog tst_clock_skew tst_pipeline tst_symptom_graph tst_trace_replay tst_verdict_diff
+tsan: deps
+	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTRIB_TSAN=ON
+	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 QT_QPA_PLATFORM=offscreen \
+	  ctest --output-on-failure -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
 
 clean:
 	rm -rf $(BUILD)

@@ -2,6 +2,7 @@
 // Inline cases: extractor lines with expected captures, and small pipeline inputs (observations or
 // symptoms) with expected statuses, root cause and terminal state.
 #include "engine/catalog_cases.h"
+#include "engine/number.h"
 
 #include "engine/extractor.h"
 #include "engine/json_util.h"
@@ -95,7 +96,7 @@ std::vector<Symptom> caseSymptoms(const Catalog& catalog, const json& input)
             s.attrs[k] = v.is_string() ? v.get<std::string>() : v.dump();
         s.origin = s.firstSeen;
         if (def && !def->originAttr.empty() && s.attrs.count(def->originAttr) && s.firstSeen != NoTime)
-            s.origin -= static_cast<TimeNs>(std::stoll(s.attrs[def->originAttr])) * NsPerMs;
+            s.origin -= durationMs(s.attrs[def->originAttr]).value_or(0) * NsPerMs;
         s.id = symptomIdFor(s.name, s.node, s.gpu);
         s.evidence = {evidence++};
         out.push_back(std::move(s));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Clock-skew estimation. Anchor: PyTorch watchdog timeouts for one (SeqNum, OpType, Timeout). Every rank that
-// reached the collective times out Timeout(ms) after it started, within ~100 ms of the others, so the median
-// per node, compared with the median over nodes, measures that node's clock offset.
+// Clock-skew estimation from anchor events named by the catalog (rules/data/clock_anchors.json): events that
+// happen at one instant on every node (within the anchor's jitter), so the median per node, compared with the
+// median over nodes, measures that node's clock offset.
 #include "engine/clock_skew.h"
 
+#include "engine/extractor.h"
 #include "engine/json_util.h"
+#include "engine/pipeline.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -15,56 +17,89 @@ namespace attrib::engine {
 
 namespace {
 
-constexpr TimeNs AnchorJitter = 100 * NsPerMs;
-
 TimeNs median(std::vector<TimeNs> v)
 {
     std::sort(v.begin(), v.end());
     return v[v.size() / 2];
 }
 
-std::string attr(const Event& e, const char* key)
-{
-    auto it = e.attrs.find(key);
-    return it == e.attrs.end() ? std::string() : it->second;
-}
-
 using NodeTimes = std::map<std::string, std::vector<TimeNs>>;
 
-/// anchor key -> node -> each rank's earliest timeout time.
-std::map<std::string, NodeTimes> collectAnchors(const std::vector<Event>& events)
+struct AnchorTimes {
+    NodeTimes nodes;
+    TimeNs jitter = 0;
+};
+
+/// anchor label -> node -> each rank's earliest time.
+std::map<std::string, AnchorTimes> collectAnchors(const std::vector<Event>& events,
+                                                  const std::vector<ClockAnchor>& anchors)
 {
     std::map<std::string, std::map<std::pair<std::string, int>, TimeNs>> perRank;
+    std::map<std::string, TimeNs> jitter;
     for (const auto& e : events) {
-        if (e.type != "watchdog_timeout" || e.node.empty() || e.time == NoTime ||
+        if (e.node.empty() || e.time == NoTime ||
             (e.timeSource != TimeSource::Absolute && e.timeSource != TimeSource::YearInferred))
             continue;
-        const std::string key = "watchdog SeqNum " + attr(e, "seq") + " " + attr(e, "op");
-        auto [it, inserted] = perRank[key].emplace(std::make_pair(e.node, e.rank), e.time);
-        if (!inserted)
-            it->second = std::min(it->second, e.time);
+        for (const auto& anchor : anchors) {
+            if (e.type != anchor.event)
+                continue;
+            std::map<std::string, std::string> values;
+            for (const auto& k : anchor.key)
+                values[k] = eventAttr(e, k.c_str());
+            const std::string key = expandTemplate(anchor.label, values);
+            jitter[key] = anchor.jitter;
+            auto [it, inserted] = perRank[key].emplace(std::make_pair(e.node, e.rank), e.time);
+            if (!inserted)
+                it->second = std::min(it->second, e.time);
+        }
     }
-    std::map<std::string, NodeTimes> anchors;
-    for (const auto& [key, ranks] : perRank)
+    std::map<std::string, AnchorTimes> out;
+    for (const auto& [key, ranks] : perRank) {
+        out[key].jitter = jitter[key];
         for (const auto& [nodeRank, time] : ranks)
-            anchors[key][nodeRank.first].push_back(time);
-    return anchors;
+            out[key].nodes[nodeRank.first].push_back(time);
+    }
+    return out;
 }
 
 }  // namespace
 
-std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, TraceSink& trace)
+std::vector<ClockAnchor> clockAnchors(const nlohmann::json* data)
+{
+    std::vector<ClockAnchor> out;
+    if (!data)
+        return out;
+    for (const auto& a : data->value("anchors", nlohmann::json::array())) {
+        if (!a.is_object() || !a.value("event", nlohmann::json()).is_string())
+            continue;
+        ClockAnchor anchor;
+        anchor.event = a["event"].get<std::string>();
+        anchor.key = stringsAt(a, "key");
+        anchor.label = a.value("label", anchor.event);
+        const double jitterMs = a.value("jitter_ms", 100.0);
+        anchor.jitter = static_cast<TimeNs>(std::clamp(jitterMs, 0.0, 3600e3) * static_cast<double>(NsPerMs));
+        out.push_back(std::move(anchor));
+    }
+    return out;
+}
+
+std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, const std::vector<ClockAnchor>& anchors,
+                                              TraceSink& trace)
 {
     std::map<std::string, std::vector<std::pair<TimeNs, std::string>>> measured;  // node -> (offset, anchor)
-    for (const auto& [key, nodes] : collectAnchors(events)) {
+    std::map<std::string, TimeNs> nodeJitter;
+    for (const auto& [key, anchor] : collectAnchors(events, anchors)) {
+        const NodeTimes& nodes = anchor.nodes;
         if (nodes.size() < 2)
             continue;
         std::vector<TimeNs> nodeMedians;
         for (const auto& [node, times] : nodes)
             nodeMedians.push_back(median(times));
         const TimeNs reference = median(nodeMedians);
-        for (const auto& [node, times] : nodes)
-            measured[node].emplace_back(reference - median(times), key);
+        for (const auto& [node, nodeTimes] : nodes) {
+            measured[node].emplace_back(reference - median(nodeTimes), key);
+            nodeJitter[node] = std::max(nodeJitter[node], anchor.jitter);
+        }
     }
     std::vector<ClockOffset> out;
     for (const auto& [node, values] : measured) {
@@ -74,9 +109,10 @@ std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, 
         for (const auto& [offset, anchor] : values)
             offsets.push_back(offset);
         o.offset = median(offsets);
-        o.uncertainty = AnchorJitter;
+        const TimeNs jitter = nodeJitter[node];
+        o.uncertainty = jitter;
         for (TimeNs v : offsets)
-            o.uncertainty = std::max<TimeNs>(o.uncertainty, std::llabs(v - o.offset) + AnchorJitter);
+            o.uncertainty = std::max<TimeNs>(o.uncertainty, std::llabs(v - o.offset) + jitter);
         o.anchor =
             values.front().second + (values.size() > 1 ? " (+" + std::to_string(values.size() - 1) + " more)" : "");
         o.applied = std::llabs(o.offset) >= ClockApplyThreshold;

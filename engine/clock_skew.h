@@ -5,6 +5,8 @@
 #include "engine/model.h"
 #include "engine/trace.h"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <vector>
 
 namespace attrib::engine {
@@ -12,9 +14,22 @@ namespace attrib::engine {
 /// Offsets smaller than this are within the anchors' own jitter and are reported but not applied.
 inline constexpr TimeNs ClockApplyThreshold = 1 * NsPerSec;
 
-/// Estimates each node's offset (to add to its times) from watchdog timeouts of the same collective:
-/// healthy ranks time out for one SeqNum within ~100 ms of each other, whatever node they run on.
-std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, TraceSink& trace);
+/// One kind of anchor (catalog data `clock_anchors`): events of type `event` that share the values of the `key`
+/// attributes happened at one instant on every node, within `jitter`.
+struct ClockAnchor {
+    std::string event;
+    std::vector<std::string> key;
+    std::string label;  ///< template over the key attributes, e.g. "watchdog SeqNum {seq} {op}"
+    TimeNs jitter = 100 * NsPerMs;
+};
+
+/// The anchors listed in the catalog's `clock_anchors` data document (none when it is absent).
+std::vector<ClockAnchor> clockAnchors(const nlohmann::json* data);
+
+/// Estimates each node's offset (to add to its times) from anchor events: ranks meet an anchor within its
+/// jitter of each other, whatever node they run on, so a node's median against the median over nodes is its offset.
+std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, const std::vector<ClockAnchor>& anchors,
+                                              TraceSink& trace);
 
 /// Shifts the events of each node by its applied offset (evidence lines keep the time they were written with).
 void applyClockOffsets(std::vector<Event>& events, const std::vector<ClockOffset>& offsets);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RE2::Set classification per source kind, then named-capture extraction on hit lines only.
 #include "engine/extractor.h"
+#include "engine/number.h"
 
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -91,12 +92,19 @@ std::vector<std::string> ExtractorSet::rulesFor(SourceKind kind) const
 }
 
 namespace {
-int toInt(const std::string& s, int fallback)
+
+/// A captured GPU or rank index; a captured value that is not one becomes a note and `fallback` is used.
+int indexField(Event& e, const char* key, int fallback)
 {
-    int value = fallback;
-    auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    return ec == std::errc() && ptr == s.data() + s.size() ? value : fallback;
+    auto it = e.attrs.find(key);
+    if (it == e.attrs.end() || it->second.empty())
+        return fallback;
+    if (const auto index = parseIntegerIn<int>(it->second, 0, INT32_MAX))
+        return *index;
+    noteUnreadable(e.attrs, std::string(key) + " '" + it->second.substr(0, 40) + "' is not an index");
+    return fallback;
 }
+
 }  // namespace
 
 std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values)
@@ -139,8 +147,8 @@ Event makeEvent(const LineMatch& match, const Observation& obs)
     }
     if (rule.jobWide)
         e.node.clear();
-    e.gpu = toInt(take("gpu"), obs.gpu);
-    e.rank = toInt(take("rank"), obs.rank);
+    e.gpu = indexField(e, "gpu", obs.gpu);
+    e.rank = indexField(e, "rank", obs.rank);
     e.link = take("link");
     e.time = obs.time;
     e.timeSource = obs.timeSource;

@@ -103,36 +103,54 @@ std::vector<Symptom> prioritizeSymptoms(const Catalog& catalog, const ExecutionC
 
 namespace {
 
-bool collectedOn(const ExecutionContext& context, const std::string& node, const char* kind)
+bool collectedOn(const ExecutionContext& context, const std::string& node, const std::string& kind)
 {
     auto it = context.collected.find(node);
     return it != context.collected.end() && std::find(it->second.begin(), it->second.end(), kind) != it->second.end();
 }
 
-bool collectedAnywhere(const ExecutionContext& context, const char* kind)
+bool collectedAnywhere(const ExecutionContext& context, const std::string& kind)
 {
     return std::any_of(context.collected.begin(), context.collected.end(), [&](const auto& entry) {
         return std::find(entry.second.begin(), entry.second.end(), kind) != entry.second.end();
     });
 }
 
-/// The evidence that would tell tied candidates apart, most specific first.
-std::string separatedBy(const ExecutionContext& context, const std::vector<Symptom*>& tied)
+/// The advice lines of one catalog entry (ambiguity_advice) for these tied candidates; none when it does not apply.
+std::vector<std::string> adviceLines(const ExecutionContext& context, const std::vector<Symptom*>& tied,
+                                     const nlohmann::json& entry)
 {
-    std::vector<std::string> parts;
+    const std::string text = entry.value("text", "");
+    const auto domains = stringsAt(entry, "domains");
+    const bool inDomain = domains.empty() || std::any_of(tied.begin(), tied.end(), [&](const Symptom* s) {
+                              return std::find(domains.begin(), domains.end(), s->domain) != domains.end();
+                          });
+    const std::string anywhere = entry.value("missing_anywhere", "");
+    if (text.empty() || !inDomain || (!anywhere.empty() && collectedAnywhere(context, anywhere)))
+        return {};
+    const std::string onNode = entry.value("missing_on_candidate_node", "");
+    if (onNode.empty())
+        return {text};
+    std::vector<std::string> lines;
     for (const auto* s : tied)
-        if (!s->node.empty() && !collectedOn(context, s->node, "kernel"))
-            parts.push_back("kernel log of " + s->node + " is missing; collect journalctl -k (or dmesg -T) from it");
-    const bool fabric = std::any_of(tied.begin(), tied.end(),
-                                    [](const Symptom* s) { return s->domain == "nvlink" || s->domain == "nvswitch"; });
-    if (fabric && !collectedAnywhere(context, "fabricmanager"))
-        parts.push_back("no Fabric Manager or NVSwitch log was collected; collect /var/log/fabricmanager.log and the "
-                        "switch trays' SXid lines to see whether one switch took both links down");
-    parts.push_back("the first errors are closer than the clock-skew bound; node clock offsets (chronyc tracking) or "
-                    "the NCCL flight recorder would order them");
+        if (!s->node.empty() && !collectedOn(context, s->node, onNode))
+            lines.push_back(expandTemplate(text, {{"node", s->node}}));
+    return lines;
+}
+
+/// The evidence that would tell tied candidates apart, most specific first (catalog data ambiguity_advice).
+std::string separatedBy(const Catalog& catalog, const ExecutionContext& context, const std::vector<Symptom*>& tied)
+{
+    const nlohmann::json* advice = catalog.data("ambiguity_advice");
     std::string text;
-    for (const auto& p : parts)
-        text += (text.empty() ? "" : "; ") + p;
+    if (!advice)
+        return text;
+    for (const auto& entry : advice->value("advice", nlohmann::json::array())) {
+        if (!entry.is_object())
+            continue;
+        for (const auto& line : adviceLines(context, tied, entry))
+            text += (text.empty() ? "" : "; ") + line;
+    }
     return text;
 }
 
@@ -242,7 +260,7 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
             v.candidates.push_back(toCandidate(catalog, *s));
             domains.insert(s->domain);
         }
-        const std::string sep = separatedBy(context, perNode);
+        const std::string sep = separatedBy(catalog, context, perNode);
         for (auto& c : v.candidates)
             c.separatedBy = sep;
         v.subDomain = domains.size() == 1 ? *domains.begin() : "unknown";
@@ -310,16 +328,22 @@ void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
 Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace)
 {
     recordScope(context, trace);
-    sortAndNumberEvents(events);
+    sortAndNumberEvents(events);  // the first numbering: no step names an event yet
     Correlation c;
-    recordExtraction(events, trace);
-    c.clockOffsets = estimateClockOffsets(events, trace);
+    // Extraction, clock and early steps name events by the ids of the moment; they are held and renumbered
+    // with the events until the early rules are done, so that every step names the final events.
+    Trace early;
+    recordExtraction(events, early);
+    c.clockOffsets = estimateClockOffsets(events, clockAnchors(catalog.data("clock_anchors")), early);
     applyClockOffsets(events, c.clockOffsets);
     for (const auto& o : c.clockOffsets)
         if (o.applied)
             context.clockUncertainty[o.node] = o.uncertainty;
-    sortAndNumberEvents(events);
-    c.events = runEarlyRules(catalog, std::move(events), context, trace);
+    std::vector<TraceStep> held = early.take();
+    renumberStepEvents(held, sortAndNumberEvents(events));
+    c.events = runEarlyRules(catalog, std::move(events), context, held);
+    for (auto& step : held)
+        trace.record(std::move(step));
     auto symptoms = buildNodeSymptoms(catalog, c.events, trace);
     symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace);
     symptoms = mergeSymptoms(std::move(symptoms), trace);

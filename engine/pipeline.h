@@ -6,6 +6,8 @@
 #include "engine/catalog.h"
 #include "engine/verdict.h"
 
+#include <unordered_map>
+
 namespace attrib::engine {
 
 /// Phase 4: early event rules (C++ rules such as HandleXidBurstEvents), in catalog order.
@@ -45,8 +47,20 @@ struct Correlation {
 };
 Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace);
 
-/// Orders events by time (unknown last), node, then first observation; renumbers ids from 1.
-void sortAndNumberEvents(std::vector<Event>& events);
+/// Old event id -> new event id, produced whenever the pipeline renumbers events.
+using EventRenumbering = std::unordered_map<std::uint64_t, std::uint64_t>;
+
+/// Orders events by time (unknown last), node, then first observation; renumbers ids from 1. Returns the
+/// renumbering (old id -> new id) for events that had an id, to be applied to the steps recorded so far.
+EventRenumbering sortAndNumberEvents(std::vector<Event>& events);
+
+/// Rewrites the event references of `steps` by `ids`; references to events that no longer exist are dropped.
+void renumberStepEvents(std::vector<TraceStep>& steps, const EventRenumbering& ids);
+
+/// runEarlyRules for a caller that holds steps recorded before it (still naming the current event ids): the
+/// early rules' steps are appended to `held`, and every renumbering is applied to all of them.
+std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> events, ExecutionContext& context,
+                                 std::vector<TraceStep>& held, const std::string& onlyRule = {});
 
 /// The one way a symptom's status changes: sets status, rule, reason and cause, marks its evidence interesting,
 /// and records `step` (phase, rule, action and details filled in by the caller) with the change.
@@ -58,6 +72,13 @@ std::string symptomIdFor(const std::string& name, const std::string& node, int g
 
 /// Effective priority of a symptom under a table (table override, else registry priority).
 int effectivePriority(const Catalog& catalog, const PriorityTable* table, const Symptom& symptom);
+
+/// An event's attribute, or "" when it has none of that name.
+inline std::string eventAttr(const Event& e, const std::string& key)
+{
+    const auto it = e.attrs.find(key);
+    return it == e.attrs.end() ? std::string() : it->second;
+}
 
 /// Values for templates: node, gpu, rank, link, time, name, plus the symptom's attributes.
 std::map<std::string, std::string> templateValues(const Symptom& symptom);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Phases 4-6: early rules, per-node symptoms, per-node scrub, job-wide merge.
 #include "engine/json_util.h"
+#include "engine/number.h"
 #include "engine/pipeline.h"
 #include "engine/refine_eval.h"
 
@@ -41,13 +42,7 @@ namespace {
 TimeNs attrMs(const std::map<std::string, std::string>& attrs, const std::string& key)
 {
     auto it = attrs.find(key);
-    if (it == attrs.end())
-        return 0;
-    try {
-        return static_cast<TimeNs>(std::stoll(it->second)) * NsPerMs;
-    } catch (...) {
-        return 0;
-    }
+    return it == attrs.end() ? 0 : durationMs(it->second).value_or(0) * NsPerMs;
 }
 
 bool confident(TimeSource s)
@@ -111,7 +106,7 @@ bool eventBefore(const Event& a, const Event& b)
 
 }  // namespace
 
-void sortAndNumberEvents(std::vector<Event>& events)
+EventRenumbering sortAndNumberEvents(std::vector<Event>& events)
 {
     // Most phases keep the order: check before paying for a sort. Sort an index permutation, not the
     // (large) events themselves, then move each event once.
@@ -127,13 +122,41 @@ void sortAndNumberEvents(std::vector<Event>& events)
             sorted.push_back(std::move(events[i]));
         events = std::move(sorted);
     }
+    // A rule that copies an event leaves two with one id; steps recorded under it name the first in order.
+    EventRenumbering ids;
+    ids.reserve(events.size());
     std::uint64_t id = 1;
-    for (auto& e : events)
+    for (auto& e : events) {
+        if (e.id != 0)
+            ids.emplace(e.id, id);
         e.id = id++;
+    }
+    return ids;
+}
+
+void renumberStepEvents(std::vector<TraceStep>& steps, const EventRenumbering& ids)
+{
+    for (auto& step : steps) {
+        std::size_t kept = 0;
+        for (const auto id : step.events)
+            if (const auto it = ids.find(id); it != ids.end())
+                step.events[kept++] = it->second;
+        step.events.resize(kept);
+    }
 }
 
 std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> events, ExecutionContext& context,
                                  TraceSink& trace, const std::string& onlyRule)
+{
+    std::vector<TraceStep> held;
+    events = runEarlyRules(catalog, std::move(events), context, held, onlyRule);
+    for (auto& step : held)
+        trace.record(std::move(step));
+    return events;
+}
+
+std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> events, ExecutionContext& context,
+                                 std::vector<TraceStep>& held, const std::string& onlyRule)
 {
     std::vector<const CodeRuleEntry*> rules;
     for (const auto& entry : catalog.codeRules())
@@ -141,8 +164,12 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
             rules.push_back(&entry);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
     for (const auto* entry : rules) {
-        events = entry->rule->run(std::move(events), context, catalog, trace);
-        sortAndNumberEvents(events);
+        // The rule's steps name events by the ids of the moment: hold every step until the last renumbering.
+        Trace steps;
+        events = entry->rule->run(std::move(events), context, catalog, steps);
+        for (auto& step : steps.take())
+            held.push_back(std::move(step));
+        renumberStepEvents(held, sortAndNumberEvents(events));
     }
     return events;
 }

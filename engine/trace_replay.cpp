@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Trace replay: per-symptom status histories built once from the recorded changes, queried per step.
 #include "engine/trace_replay.h"
+#include "engine/number.h"
 
 #include "engine/catalog.h"
 
@@ -54,11 +55,9 @@ void splitSymptomId(const std::string& id, std::string& name, std::string& node,
     std::string rest = id.substr(at + 1);
     const auto slash = rest.rfind("/gpu");
     if (slash != std::string::npos) {
-        try {
-            gpu = std::stoi(rest.substr(slash + 4));
+        if (const auto index = parseIntegerIn<int>(std::string_view(rest).substr(slash + 4), 0, INT32_MAX)) {
+            gpu = *index;
             rest = rest.substr(0, slash);
-        } catch (...) {
-            gpu = -1;
         }
     }
     node = rest == "job" ? std::string() : rest;

@@ -211,19 +211,9 @@ bool stepUsesSymptom(const TraceStep& step, const std::set<std::string>& symptom
     return false;
 }
 
-/// Extract and early steps name events by the ids they had before later early rules renumbered them: trust an
-/// id only when the final event with that id came from the same rule (on the same node, when the step has one).
-bool stepUsesEvent(const TraceStep& step, const AnalysisResult& r, const std::set<std::uint64_t>& events)
+bool stepUsesEvent(const TraceStep& step, const std::set<std::uint64_t>& events)
 {
-    const bool renumbered = step.phase == "extract" || step.phase == "early";
-    for (auto id : step.events) {
-        if (!events.count(id))
-            continue;
-        const Event* e = r.event(id);
-        if (!renumbered || (e && e->rule == step.rule && (step.node.empty() || e->node == step.node)))
-            return true;
-    }
-    return false;
+    return std::any_of(step.events.begin(), step.events.end(), [&](std::uint64_t id) { return events.count(id); });
 }
 
 }  // namespace
@@ -249,7 +239,7 @@ std::vector<LineLook> rulesThatLookedAt(const TraceReplay& replay, const Catalog
             symptoms.insert(s.id);
     for (std::size_t i = 0; i < replay.stepCount(); ++i) {
         const TraceStep& step = replay.step(i);
-        if (step.phase == "extract" || (!stepUsesEvent(step, r, events) && !stepUsesSymptom(step, symptoms)))
+        if (step.phase == "extract" || (!stepUsesEvent(step, events) && !stepUsesSymptom(step, symptoms)))
             continue;
         out.push_back({step.rule, step.phase, step.fired, {}, i, step.summary});
     }

@@ -3,6 +3,8 @@
 // that line and record assembly across chunk boundaries is exercised; caps are small to reach the limits.
 #include "fuzz/harness.h"
 
+#include "engine/verdict_json.h"
+#include "importers/analyzer.h"
 #include "importers/archive.h"
 #include "importers/bundle_access.h"
 #include "importers/records.h"
@@ -199,6 +201,28 @@ int ruleLoader(const std::uint8_t* data, std::size_t size)
     return 0;
 }
 
+int analysis(const std::uint8_t* data, std::size_t size)
+{
+    static const engine::CatalogPtr catalog = rules::loadCatalog(ATTRIB_SOURCE_RULES_DIR);
+    static const std::string dir = [] {
+        const std::string d = scratchPath("bundle");
+        std::filesystem::create_directories(d + "/node-01");
+        return d;
+    }();
+    writeScratch(dir + "/node-01/evidence.log", data, size);
+    importers::AnalyzeOptions options;
+    options.maxLineBytes = 4096;
+    options.maxDecompressedBytes = 4 << 20;
+    const auto outcome = importers::analyzeBundle(dir, catalog, options);
+    if (outcome.result) {
+        const std::string json = engine::dumpJson(engine::verdictToJson(*outcome.result));
+        const std::string trace = engine::dumpJson(engine::traceToJson(outcome.result->trace));
+        if (json.empty() || trace.empty())
+            std::abort();
+    }
+    return 0;
+}
+
 Entry entryFor(const std::string& target)
 {
     if (target == "lines")
@@ -215,6 +239,8 @@ Entry entryFor(const std::string& target)
         return &archive;
     if (target == "rule_loader")
         return &ruleLoader;
+    if (target == "analysis")
+        return &analysis;
     return nullptr;
 }
 

@@ -24,6 +24,9 @@ int archive(const std::uint8_t* data, std::size_t size);
 /// A rule file loaded as a catalog (all kinds, inline cases evaluated).
 int ruleLoader(const std::uint8_t* data, std::size_t size);
 
+/// The whole analysis (importers, every C++ rule, refine, outcome, verdict and trace JSON) of a one-file bundle.
+int analysis(const std::uint8_t* data, std::size_t size);
+
 /// The entry point of a corpus folder name ("lines", "journal", ...), or nullptr.
 using Entry = int (*)(const std::uint8_t*, std::size_t);
 Entry entryFor(const std::string& target);

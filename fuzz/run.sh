@@ -9,7 +9,7 @@ set -eu
 build=$1
 seconds=$2
 shift 2
-targets=${*:-lines journal scheduler metrics bug_report archive rule_loader}
+targets=${*:-lines journal scheduler metrics bug_report archive rule_loader analysis}
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$build" && pwd)
 for t in $targets; do

@@ -3,6 +3,7 @@
 // then correlate. Only lines that some extractor matched are kept in memory; everything else is counted.
 #include "importers/analyzer.h"
 
+#include "engine/number.h"
 #include "engine/pipeline.h"
 #include "importers/bundle.h"
 #include "importers/bundle_access.h"
@@ -115,6 +116,36 @@ void fillCollected(const std::vector<FileCoverage>& files, const std::map<std::s
     }
 }
 
+/// Fields the rules could not read become notes on the coverage of the file holding the event's first line
+/// (the first MaxNotesPerFile of them, then a count).
+void addEventNotes(AnalysisResult& result)
+{
+    constexpr std::size_t MaxNotesPerFile = 20;
+    std::map<std::uint32_t, std::size_t> notes;
+    for (const auto& e : result.events) {
+        const auto unreadable = e.attrs.find(UnreadableAttr);
+        const Observation* obs = e.observations.empty() ? nullptr : result.observation(e.observations.front());
+        if (unreadable == e.attrs.end() || !obs || obs->source.file >= result.fileCoverage.size())
+            continue;
+        FileCoverage& cov = result.fileCoverage[obs->source.file];
+        std::size_t start = 0;
+        while (start <= unreadable->second.size()) {
+            const std::size_t end = std::min(unreadable->second.find('\n', start), unreadable->second.size());
+            if (notes[obs->source.file]++ < MaxNotesPerFile)
+                cov.errors.push_back(cov.path + ":" + std::to_string(obs->source.line) + ": " +
+                                     unreadable->second.substr(start, end - start));
+            start = end + 1;
+        }
+        if (cov.status == CoverageStatus::Ok)
+            cov.status = CoverageStatus::Partial;
+    }
+    for (const auto& [file, count] : notes)
+        if (count > MaxNotesPerFile)
+            result.fileCoverage[file].errors.push_back(result.fileCoverage[file].path + ": " +
+                                                       std::to_string(count - MaxNotesPerFile) +
+                                                       " more field(s) that could not be read");
+}
+
 /// Phases 4-9 on the collected events, and the result's remaining fields.
 void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<Event> events,
                    const detail::Collector& collector, const AnalyzeOptions& options)
@@ -126,8 +157,8 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
             ctx.nodes.push_back(node);
     if (ctx.source.empty())
         ctx.source = collector.contextSource().empty() ? "inferred from evidence" : collector.contextSource();
-    result.coverage = detail::summarize(result.fileCoverage, collector.fileNodes());
-    detail::addMissing(ctx, result.coverage);
+    ExecutionContext scope;  // "missing" coverage is judged against the nodes known before correlation
+    scope.nodes = ctx.nodes;
     if (options.progress)
         options.progress->progress("correlating", 0, 1);
     Trace trace;
@@ -138,6 +169,9 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     result.verdict = std::move(c.verdict);
     result.clockOffsets = std::move(c.clockOffsets);
     result.trace = trace.take();
+    addEventNotes(result);
+    result.coverage = detail::summarize(result.fileCoverage, collector.fileNodes());
+    detail::addMissing(scope, result.coverage);
     result.engine = {engineVersion(), catalog.version(), catalog.hash()};
     for (const auto& d : catalog.diagnostics())
         result.diagnostics.push_back(d.str());

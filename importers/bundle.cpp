@@ -4,6 +4,7 @@
 #include "importers/timestamps.h"
 
 #include "engine/json_util.h"
+#include "engine/number.h"
 #include "engine/pci.h"
 
 #include <nlohmann/json.hpp>
@@ -235,9 +236,12 @@ void readWorkloadObject(const nlohmann::json& j, engine::ExecutionContext& ctx,
     for (const auto& [rank, place] : engine::objectAt(j, "ranks").items()) {
         if (!place.is_object())
             continue;
+        const auto index = engine::parseIntegerIn<int>(rank, 0, INT32_MAX);
+        if (!index)
+            continue;
         auto gpu = place.find("gpu");
-        ctx.rankMap[std::atoi(rank.c_str())] = {shortHost(str(place, "node")),
-                                                gpu != place.end() && gpu->is_number_integer() ? gpu->get<int>() : -1};
+        ctx.rankMap[*index] = {shortHost(str(place, "node")),
+                               gpu != place.end() && gpu->is_number_integer() ? gpu->get<int>() : -1};
     }
     for (const auto& [node, map] : engine::objectAt(j, "gpus").items()) {
         if (!map.is_object())

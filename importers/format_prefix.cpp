@@ -2,6 +2,7 @@
 // Launcher-prefix stripping, syslog header splitting and year inference for the line parsers.
 #include "importers/format_prefix.h"
 
+#include "engine/number.h"
 #include "importers/timestamps.h"
 
 #include <array>
@@ -13,10 +14,7 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+using engine::isDigit;
 
 /// A non-negative decimal of at most `maxDigits` digits at `pos`.
 bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits = 9)

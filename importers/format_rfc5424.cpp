@@ -2,16 +2,14 @@
 // RFC 5424 syslog headers and pdsh-style host prefixes (hand parsing, no regex).
 #include "importers/format_prefix.h"
 
+#include "engine/number.h"
 #include "importers/timestamps.h"
 
 namespace attrib::importers::detail {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+using engine::isDigit;
 
 /// The next space-delimited token; advances `s` past it and one space. Empty when `s` is exhausted.
 std::string_view takeToken(std::string_view& s)

@@ -2,6 +2,7 @@
 // Content sniffing: classify the first lines of a file and name its kind and format; parser factory.
 #include "importers/line_format.h"
 
+#include "engine/number.h"
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
 #include "importers/sniff_structured.h"
@@ -32,10 +33,7 @@ struct Tally {
     int& count(LineClass c) { return lines[static_cast<std::size_t>(c)]; }
 };
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+using engine::isDigit;
 
 /// RFC 3164 or ISO syslog line: `stamp host tag: body`. ISO lines without a tag are application lines
 /// that a collector stamped, so they are left to the application check.

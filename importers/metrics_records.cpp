@@ -4,6 +4,8 @@
 // A `# 2026-04-22T21:34:20Z` (or `# scrape 2026-...`) comment gives the time of the samples below it that have
 // no timestamp of their own, so concatenated scrapes keep their times.
 #include "importers/metric_parse.h"
+
+#include "engine/number.h"
 #include "importers/records.h"
 #include "importers/sniff_structured.h"
 #include "importers/timestamps.h"
@@ -33,9 +35,7 @@ std::string hostFromLabels(const std::map<std::string, std::string>& labels)
 
 int gpuFromText(const std::string& s)
 {
-    if (s.empty() || s.size() > 4 || !std::all_of(s.begin(), s.end(), ::isdigit))
-        return -1;
-    return std::stoi(s);
+    return engine::parseIntegerIn<int>(s, 0, 9999).value_or(-1);
 }
 
 Record metricRecord(const RawLine& raw, std::string name, double value, TimeNs time,

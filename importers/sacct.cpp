@@ -4,6 +4,8 @@
 // Trap (Slurm 22.05): --json reports exit code 0 / SUCCESS for jobs that exited 1; only signals come through.
 // The state is reliable in both forms; extractors key on the state, not on the exit code.
 #include "importers/json_spans.h"
+
+#include "engine/number.h"
 #include "importers/scheduler_records.h"
 #include "importers/timestamps.h"
 
@@ -124,8 +126,8 @@ std::vector<std::string> expandHostlist(std::string_view list, std::size_t cap)
             if (lo.empty() || hi.empty() || lo.size() > 9 || hi.size() > 9 ||
                 !std::all_of(lo.begin(), lo.end(), ::isdigit) || !std::all_of(hi.begin(), hi.end(), ::isdigit))
                 continue;
-            const long a = std::stol(std::string(lo));
-            const long b = std::stol(std::string(hi));
+            const long a = engine::parseInteger<long>(lo).value_or(0);
+            const long b = engine::parseInteger<long>(hi).value_or(-1);
             for (long n = a; n <= b && out.size() < cap; ++n) {
                 std::string digits = std::to_string(n);
                 if (digits.size() < lo.size())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hand-written parsers for the timestamp shapes of kernel, syslog, application and daemon logs.
 #include "importers/timestamps.h"
+#include "engine/number.h"
 
 #include <array>
 #include <cctype>
@@ -27,10 +28,7 @@ bool validDate(int year, int month, int day)
     return year >= 1900 && year <= 2200 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
 }
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+using engine::isDigit;
 
 /// Reads exactly `count` decimal digits at `pos`.
 bool readDigits(std::string_view s, std::size_t& pos, std::size_t count, int& out)

@@ -9,6 +9,8 @@
 #include "rules/cpp/nccl_hang.h"
 
 #include "engine/json_util.h"
+#include "engine/number.h"
+#include "engine/pipeline.h"
 
 #include <algorithm>
 #include <set>
@@ -36,19 +38,15 @@ std::string compressRanks(const std::vector<int>& input)
 
 namespace {
 
-std::string attr(const Event& e, const char* key)
-{
-    auto it = e.attrs.find(key);
-    return it == e.attrs.end() ? std::string() : it->second;
-}
-
 long toLong(const std::string& s, long fallback = -1)
 {
-    try {
-        return s.empty() ? fallback : std::stol(s);
-    } catch (...) {
-        return fallback;
-    }
+    return parseInteger<long>(s).value_or(fallback);
+}
+
+/// A timeout in milliseconds: at most ten years, so that it converts to nanoseconds without overflow.
+long timeoutOf(const Event& e)
+{
+    return static_cast<long>(durationMs(eventAttr(e, "timeout_ms")).value_or(0));
 }
 
 using Key = std::pair<std::string, long>;  // (process group, SeqNum)
@@ -142,17 +140,17 @@ std::map<Key, Group> NcclHangCulprit::groupTimeouts(const std::vector<Event>& ev
     std::map<std::pair<int, long>, std::string> pgOf;
     std::map<long, std::set<std::string>> pgsAtSeq;
     for (const auto& e : events) {
-        if ((e.type == m_progressEvent || e.type == m_timeoutEvent) && !attr(e, "pg").empty()) {
-            pgOf[{e.rank, toLong(attr(e, "seq"))}] = attr(e, "pg");
-            pgsAtSeq[toLong(attr(e, "seq"))].insert(attr(e, "pg"));
+        if ((e.type == m_progressEvent || e.type == m_timeoutEvent) && !eventAttr(e, "pg").empty()) {
+            pgOf[{e.rank, toLong(eventAttr(e, "seq"))}] = eventAttr(e, "pg");
+            pgsAtSeq[toLong(eventAttr(e, "seq"))].insert(eventAttr(e, "pg"));
         }
     }
     std::map<Key, Group> groups;
     for (const auto& e : events) {
         if (e.type != m_timeoutEvent || e.rank < 0)
             continue;
-        const long seq = toLong(attr(e, "seq"));
-        std::string pg = attr(e, "pg");
+        const long seq = toLong(eventAttr(e, "seq"));
+        std::string pg = eventAttr(e, "pg");
         if (auto it = pgOf.find({e.rank, seq}); pg.empty() && it != pgOf.end())
             pg = it->second;
         if (pg.empty() && pgsAtSeq[seq].size() == 1)
@@ -161,8 +159,8 @@ std::map<Key, Group> NcclHangCulprit::groupTimeouts(const std::vector<Event>& ev
         g.key = {pg.empty() ? "?" : pg, seq};
         if (!g.ranks.emplace(e.rank, &e).second)
             continue;
-        const std::string numel = attr(e, "numel_in");
-        g.ops[attr(e, "op") + (numel.empty() ? "" : " numel " + numel)].push_back(e.rank);
+        const std::string numel = eventAttr(e, "numel_in");
+        g.ops[eventAttr(e, "op") + (numel.empty() ? "" : " numel " + numel)].push_back(e.rank);
         if (earlier(e, g.first))
             g.first = &e;
     }
@@ -180,7 +178,7 @@ RankFacts NcclHangCulprit::collectFacts(const std::vector<Event>& events, const 
     }
     for (const auto& e : events) {
         if (e.type == m_initEvent)
-            f.world = std::max(f.world, toLong(attr(e, "nranks"), 0));
+            f.world = std::max(f.world, toLong(eventAttr(e, "nranks"), 0));
         if (e.rank < 0)
             continue;
         f.seen.insert(e.rank);
@@ -189,11 +187,11 @@ RankFacts NcclHangCulprit::collectFacts(const std::vector<Event>& events, const 
             f.node.emplace(e.rank, e.node);
         if (e.gpu >= 0)
             f.gpu.emplace(e.rank, e.gpu);
-        if ((e.type == m_progressEvent || e.type == m_timeoutEvent) && !attr(e, "pg").empty())
-            f.pgRanks[attr(e, "pg")].emplace(e.rank, &e);
+        if ((e.type == m_progressEvent || e.type == m_timeoutEvent) && !eventAttr(e, "pg").empty())
+            f.pgRanks[eventAttr(e, "pg")].emplace(e.rank, &e);
         if (e.type == m_progressEvent) {
-            long& enq = f.lastEnqueued[{e.rank, attr(e, "pg")}];
-            enq = std::max(enq, toLong(attr(e, "last_enqueued")));
+            long& enq = f.lastEnqueued[{e.rank, eventAttr(e, "pg")}];
+            enq = std::max(enq, toLong(eventAttr(e, "last_enqueued")));
         }
     }
     for (const auto& [key, g] : groups)
@@ -241,7 +239,7 @@ Event NcclHangCulprit::baseEvent(const Group& g, const std::string& type, const 
     // Dated when the collective began (the first timeout minus Timeout(ms)): that is when the culprit failed
     // to join, and where a causal window should look.
     const Event& first = *g.first;
-    const long timeoutMs = toLong(attr(first, "timeout_ms"), 0);
+    const long timeoutMs = timeoutOf(first);
     Event e;
     e.type = type;
     e.rule = id();
@@ -252,8 +250,8 @@ Event NcclHangCulprit::baseEvent(const Group& g, const std::string& type, const 
     e.attrs["timeouts_at"] = formatTime(first.time, first.timeSource);
     e.attrs["seq"] = std::to_string(g.key.second);
     e.attrs["pg"] = g.key.first;
-    e.attrs["op"] = attr(first, "op");
-    e.attrs["timeout_ms"] = attr(first, "timeout_ms");
+    e.attrs["op"] = eventAttr(first, "op");
+    e.attrs["timeout_ms"] = eventAttr(first, "timeout_ms");
     e.attrs["timed_out"] = std::to_string(g.ranks.size());
     return e;
 }
@@ -348,7 +346,7 @@ void NcclHangCulprit::recordNearby(const Group& g, const std::string& node, cons
     // Where to look: what the culprit's node logged around the start of the collective (timeout earlier).
     if (g.first->time == NoTime)
         return;
-    const TimeNs start = g.first->time - toLong(attr(*g.first, "timeout_ms"), 0) * NsPerMs;
+    const TimeNs start = g.first->time - timeoutOf(*g.first) * NsPerMs;
     TraceStep step;
     step.phase = "early";
     step.rule = id();

@@ -37,12 +37,6 @@ std::string normalizePeerAddress(std::string_view peer)
 
 namespace {
 
-std::string attr(const Event& e, const char* key)
-{
-    auto it = e.attrs.find(key);
-    return it == e.attrs.end() ? std::string() : it->second;
-}
-
 /// One NCCL error line that names a peer which resolved to another node.
 struct Report {
     const Event* event = nullptr;
@@ -117,8 +111,8 @@ std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::v
     for (const auto& e : events) {
         if (e.type != identity)
             continue;
-        const std::string address = normalizePeerAddress(attr(e, "ip"));
-        const std::string node = e.attrs.count("hosts") ? hostsAlias(attr(e, "hosts"), nodes) : e.node;
+        const std::string address = normalizePeerAddress(eventAttr(e, "ip"));
+        const std::string node = e.attrs.count("hosts") ? hostsAlias(eventAttr(e, "hosts"), nodes) : e.node;
         if (!address.empty() && !node.empty())
             seen[address].insert(node);
     }
@@ -149,9 +143,9 @@ std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::
     std::map<std::string, std::vector<Report>> byPeer;
     std::set<std::string> unresolved;
     for (const auto& e : events) {
-        if (!m_reportTypes.count(e.type) || e.node.empty() || m_ignoreStatuses.count(attr(e, "status")))
+        if (!m_reportTypes.count(e.type) || e.node.empty() || m_ignoreStatuses.count(eventAttr(e, "status")))
             continue;
-        const std::string address = normalizePeerAddress(attr(e, "peer"));
+        const std::string address = normalizePeerAddress(eventAttr(e, "peer"));
         auto it = book.find(address);
         const std::string node = it != book.end() ? it->second : nodes.count(address) ? address : std::string();
         if (node.empty()) {
@@ -182,10 +176,10 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
     for (const auto& r : reports) {
         addresses.insert(r.address);
         reporterNodes.insert(r.event->node);
-        const std::string status = attr(*r.event, "status");
+        const std::string status = eventAttr(*r.event, "status");
         const std::string entry = r.event->node +
             (r.event->rank >= 0 ? " rank " + std::to_string(r.event->rank) : std::string()) + " (" +
-            (status.empty() ? attr(*r.event, "what") : "status " + status) + ")";
+            (status.empty() ? eventAttr(*r.event, "what") : "status " + status) + ")";
         if (entries.insert(entry).second && entries.size() <= 6)
             reporters += (reporters.empty() ? "" : "; ") + entry;
     }

@@ -11,6 +11,7 @@
 #include "rules/cpp/python_exceptions.h"
 
 #include "engine/json_util.h"
+#include "engine/pipeline.h"
 
 #include <set>
 
@@ -20,12 +21,6 @@ using namespace attrib::engine;
 using nlohmann::json;
 
 namespace {
-
-std::string attr(const Event& e, const char* key)
-{
-    auto it = e.attrs.find(key);
-    return it == e.attrs.end() ? std::string() : it->second;
-}
 
 /// One decision category, reported as a single trace step per node.
 struct Tally {
@@ -87,7 +82,7 @@ private:
                 why = it->second;
                 return "specific";
             }
-        const std::string type = attr(e, "exc");
+        const std::string type = eventAttr(e, "exc");
         for (const auto& t : m_effectTypes)
             if (type == t ||
                 (type.size() > t.size() && type.compare(type.size() - t.size(), t.size(), t) == 0 &&
@@ -95,7 +90,7 @@ private:
                 why = type;
                 return "effect";
             }
-        const std::string msg = attr(e, "msg");
+        const std::string msg = eventAttr(e, "msg");
         for (const auto& m : m_effectMessages)
             if (msg.find(m) != std::string::npos) {
                 why = type + ": ..." + m + "...";

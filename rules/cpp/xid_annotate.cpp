@@ -5,6 +5,7 @@
 #include "rules/cpp/xid_annotate.h"
 
 #include "engine/json_util.h"
+#include "engine/number.h"
 #include "engine/pipeline.h"
 
 #include <re2/re2.h>
@@ -23,12 +24,6 @@ std::string text(const json& obj, const char* key)
 {
     auto it = obj.find(key);
     return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-std::string attr(const Event& e, const char* key)
-{
-    auto it = e.attrs.find(key);
-    return it == e.attrs.end() ? std::string() : it->second;
 }
 
 bool listed(const json& list, int value)
@@ -103,7 +98,7 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
         const bool head = e.type == "nvrm_gpu_head";
         if ((e.type != "xid" && !head) || e.node.empty())
             continue;
-        if (!attr(e, "pci").empty()) {
+        if (!eventAttr(e, "pci").empty()) {
             lastWithPci[e.node] = &e;
             continue;
         }
@@ -114,14 +109,14 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
         const bool close = e.time == NoTime || from.time == NoTime || std::llabs(e.time - from.time) <= window;
         if (!close)
             continue;
-        e.attrs["pci"] = attr(from, "pci");
+        e.attrs["pci"] = eventAttr(from, "pci");
         e.attrs["pci_from"] = from.type == "nvrm_gpu_head" ? "preceding 'The NVIDIA GPU' line" : "preceding Xid line";
         TraceStep step;
         step.phase = "early";
         step.rule = rule;
         step.action = "inherit-pci";
         step.node = e.node;
-        step.summary = "Xid " + attr(e, "xid") + " line without a PCI address on " + e.node + " takes PCI " +
+        step.summary = "Xid " + eventAttr(e, "xid") + " line without a PCI address on " + e.node + " takes PCI " +
             e.attrs["pci"] + " from the " + e.attrs["pci_from"];
         step.events = {from.id, e.id};
         trace.record(std::move(step));
@@ -130,15 +125,31 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
 
 void markBurstFollowers(std::vector<Event*>& burst, const json& followXids)
 {
+    // burst_xids names each distinct Xid once, in order of first appearance, and at most MaxBurstXids of them:
+    // every event carries it, so it must not grow with the burst (an Xid storm has tens of thousands of lines).
+    constexpr std::size_t MaxBurstXids = 16;
     std::set<int> present;
+    std::set<std::string> named;
     std::string xids;
+    std::size_t more = 0;
     for (const Event* e : burst) {
-        present.insert(std::atoi(attr(*e, "xid").c_str()));
-        xids += (xids.empty() ? "" : ",") + attr(*e, "xid");
+        const std::string xid = eventAttr(*e, "xid");
+        if (const auto number = parseInteger<int>(xid))
+            present.insert(*number);
+        if (named.count(xid))
+            continue;
+        if (named.size() < MaxBurstXids) {
+            named.insert(xid);
+            xids += (xids.empty() ? "" : ",") + xid;
+        } else {
+            ++more;
+        }
     }
+    if (more > 0)
+        xids += " and " + std::to_string(more) + " more";
     for (Event* e : burst) {
         e->attrs["burst_xids"] = xids;
-        auto it = followXids.is_object() ? followXids.find(attr(*e, "xid")) : followXids.end();
+        auto it = followXids.is_object() ? followXids.find(eventAttr(*e, "xid")) : followXids.end();
         if (!followXids.is_object() || it == followXids.end() || !it->is_array())
             continue;
         for (const auto& primary : *it) {
@@ -197,11 +208,11 @@ void recordClassification(const GpuFaults& g, bool hardware, std::size_t gpus, T
     step.action = "classify-app-fault";
     step.node = first.node;
     step.gpu = first.gpu;
-    step.details = {{"pids", attr(first, "pids")},
+    step.details = {{"pids", eventAttr(first, "pids")},
                     {"occurrences", std::to_string(g.occurrences)},
                     {"gpus_with_fault", std::to_string(gpus)},
                     {"class", hardware ? "hardware" : "application"}};
-    step.summary = "Xid " + attr(first, "xid") + " on " + first.node + " PCI " + attr(first, "pci") + ": " +
+    step.summary = "Xid " + eventAttr(first, "xid") + " on " + first.node + " PCI " + eventAttr(first, "pci") + ": " +
         std::to_string(g.pids.size()) + " process(es), " + std::to_string(g.occurrences) + " occurrence(s), " +
         std::to_string(gpus) + " GPU(s) faulting -> " +
         (hardware ? "the GPU repeats it alone: hardware" : "application fault");
@@ -221,14 +232,14 @@ void classifyAppFaults(std::vector<Event>& events, const json& config, TraceSink
     std::map<std::pair<std::string, std::string>, GpuFaults> byGpu;
     for (auto& e : events) {
         if (e.type == "xid" && e.symptom == appSymptom && !e.sympathetic &&
-            listed(config.value("xids", json::array()), std::atoi(attr(e, "xid").c_str())))
-            byGpu[{e.node, attr(e, "pci")}].events.push_back(&e);
+            listed(config.value("xids", json::array()), parseInteger<int>(eventAttr(e, "xid")).value_or(-1)))
+            byGpu[{e.node, eventAttr(e, "pci")}].events.push_back(&e);
     }
     for (auto& [key, g] : byGpu) {
         std::string pids;
         for (const Event* e : g.events)
-            if (knownPid(attr(*e, "pid")) && g.pids.insert(attr(*e, "pid")).second)
-                pids += (pids.empty() ? "" : ",") + attr(*e, "pid");
+            if (knownPid(eventAttr(*e, "pid")) && g.pids.insert(eventAttr(*e, "pid")).second)
+                pids += (pids.empty() ? "" : ",") + eventAttr(*e, "pid");
         g.occurrences = countOccurrences(g.events, gap);
         const bool repeated = g.pids.size() >= 2 || g.occurrences >= 2;
         const bool hardware = repeated && byGpu.size() - 1 <= maxOthers;

@@ -28,7 +28,8 @@ void inheritMissingPci(std::vector<engine::Event>& events, engine::TimeNs window
                        const std::string& rule);
 
 /// Xids listed in `followXids` ({"63": [48, 64], ...}) become sympathetic when one of their primaries is in
-/// the same burst; every event of the burst gets attribute burst_xids.
+/// the same burst; every event of the burst gets attribute burst_xids (the burst's distinct Xids, at most 16
+/// named, so its size does not grow with the burst).
 void markBurstFollowers(std::vector<engine::Event*>& burst, const nlohmann::json& followXids);
 
 /// Xid 13/31 are application faults unless the same GPU repeats them in different processes or attempts

@@ -8,6 +8,7 @@
 #include "rules/cpp/xid_annotate.h"
 
 #include "engine/json_util.h"
+#include "engine/number.h"
 #include "engine/pci.h"
 #include "engine/pipeline.h"
 
@@ -21,10 +22,20 @@ namespace attrib::rules {
 using namespace attrib::engine;
 using nlohmann::json;
 
-std::optional<NvlinkTail> parseNvlinkTail(std::string_view detail)
+namespace {
+
+/// A field as quoted in a note: absurd fields can be megabytes long.
+std::string shown(std::string_view field)
+{
+    return field.size() <= 40 ? std::string(field) : std::string(field.substr(0, 40)) + "...";
+}
+
+}  // namespace
+
+std::optional<NvlinkTail> parseNvlinkTail(std::string_view detail, std::string& problem)
 {
     static const re2::RE2 re(
-        R"(([A-Z][A-Z0-9_]*(?:/[A-Z0-9_]+)?)\s+(Fatal|Nonfatal)\s+XC\s?(\d)\s+i\s?(\d)\s+Link\s+(-?\d+)\s+[(\[]\s*(0x[0-9a-fA-F]+)(?:\s+(0x[0-9a-fA-F]+))?)");
+        R"(([A-Z][A-Z0-9_]*(?:/[A-Z0-9_]+)?)\s+(Fatal|Nonfatal)\s+XC\s?(\d)\s+i\s?(\d)\s+Link\s+(-?\d+)\s+[(\[]\s*(-?0x[0-9a-fA-F]+)(?:\s+(-?0x[0-9a-fA-F]+))?)");
     std::string subcode, severity, xc, inj, link, intr, status;
     if (!re2::RE2::PartialMatch(re2::StringPiece(detail.data(), detail.size()), re, &subcode, &severity, &xc, &inj,
                                 &link, &intr, &status))
@@ -32,29 +43,58 @@ std::optional<NvlinkTail> parseNvlinkTail(std::string_view detail)
     NvlinkTail t;
     t.subcode = subcode;
     t.fatal = severity == "Fatal";
-    t.crossContain = std::stoi(xc);
     t.injected = inj != "0";
-    t.link = std::stoi(link);
-    t.intrInfo = static_cast<std::uint32_t>(std::stoul(intr, nullptr, 16));
-    t.errorStatus = status.empty() ? 0 : static_cast<std::uint32_t>(std::stoul(status, nullptr, 16));
+    const auto crossContain = parseIntegerIn<int>(xc, 0, 9);
+    const auto linkNumber = parseIntegerIn<int>(link, 0, MaxLink);
+    const auto intrInfo = parseHex<std::uint32_t>(intr);
+    const auto errorStatus = status.empty() ? std::optional<std::uint32_t>(0) : parseHex<std::uint32_t>(status);
+    if (!crossContain)
+        problem = "XC field '" + shown(xc) + "' is not a digit";
+    else if (!linkNumber)
+        problem = "link number '" + shown(link) + "' is not a link (0-" + std::to_string(MaxLink) + ")";
+    else if (!intrInfo)
+        problem = "intrInfo '" + shown(intr) + "' is not a 32-bit word";
+    else if (!errorStatus)
+        problem = "error status '" + shown(status) + "' is not a 32-bit word";
+    if (!problem.empty())
+        return std::nullopt;
+    t.crossContain = *crossContain;
+    t.link = *linkNumber;
+    t.intrInfo = *intrInfo;
+    t.errorStatus = *errorStatus;
     return t;
 }
 
-std::optional<Xid74Words> parseXid74(std::string_view detail)
+std::optional<Xid74Words> parseXid74(std::string_view detail, std::string& problem)
 {
-    static const re2::RE2 re(R"([Ll]ink\s+(\d+)\s*\(\s*((?:0x[0-9a-fA-F]+\s*,\s*)*0x[0-9a-fA-F]+)\s*\))");
+    static const re2::RE2 re(R"([Ll]ink\s+(-?\d+)\s*\(\s*((?:-?0x[0-9a-fA-F]+\s*,\s*)*-?0x[0-9a-fA-F]+)\s*\))");
     std::string link, words;
     if (!re2::RE2::PartialMatch(re2::StringPiece(detail.data(), detail.size()), re, &link, &words))
         return std::nullopt;
     Xid74Words w;
-    w.link = std::stoi(link);
+    const auto linkNumber = parseIntegerIn<int>(link, 0, MaxLink);
+    if (!linkNumber) {
+        problem = "link number '" + shown(link) + "' is not a link (0-" + std::to_string(MaxLink) + ")";
+        return std::nullopt;
+    }
+    w.link = *linkNumber;
     std::size_t pos = 0;
-    while ((pos = words.find("0x", pos)) != std::string::npos) {
-        std::size_t end = pos + 2;
-        while (end < words.size() && std::isxdigit(static_cast<unsigned char>(words[end])))
-            ++end;
-        w.words.push_back(static_cast<std::uint32_t>(std::stoul(words.substr(pos + 2, end - pos - 2), nullptr, 16)));
-        pos = end;
+    while (pos < words.size()) {
+        std::size_t end = words.find(',', pos);
+        if (end == std::string::npos)
+            end = words.size();
+        std::string_view word(words.data() + pos, end - pos);
+        while (!word.empty() && word.back() == ' ')
+            word.remove_suffix(1);
+        while (!word.empty() && word.front() == ' ')
+            word.remove_prefix(1);
+        const auto value = parseHex<std::uint32_t>(word);
+        if (!value) {
+            problem = "error word '" + shown(word) + "' is not a 32-bit word";
+            return std::nullopt;
+        }
+        w.words.push_back(*value);
+        pos = end + 1;
     }
     return w;
 }
@@ -74,6 +114,7 @@ struct Decoded {
     bool sympathetic = false;
     std::map<std::string, std::string> attrs;
     std::string explanation;
+    std::string problem;  ///< a field that could not be read (becomes a coverage note on the line)
 };
 
 class HandleXidBurstEvents final : public CodeRule {
@@ -210,11 +251,12 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
                                      const Event& e) const
 {
     Decoded d;
+    std::string problem;
     if (xid >= 144 && xid <= 150) {
-        if (auto tail = parseNvlinkTail(detail))
+        if (auto tail = parseNvlinkTail(detail, problem))
             d = decodeNvlink5(xid, *tail);
     } else if (xid == 74) {
-        if (auto words = parseXid74(detail))
+        if (auto words = parseXid74(detail, problem))
             d = decodeXid74(*words);
     } else if (xid == 154) {
         static const re2::RE2 re(R"(from (0x[0-9a-fA-F]+) \(([^)]*)\) to (0x[0-9a-fA-F]+) \(([^)]*)\))");
@@ -241,6 +283,7 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
     if (d.symptom.empty())
         d.symptom = chooseSymptom(xid, facts);
     d.sympathetic = d.sympathetic || m_sympathetic.count(xid) > 0;
+    d.problem = std::move(problem);
     TraceStep step;
     step.phase = "early";
     step.rule = id();
@@ -251,6 +294,10 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
         (d.explanation.empty() ? std::string() : ": " + d.explanation);
     step.details = d.attrs;
     step.details["xid"] = std::to_string(xid);
+    if (!d.problem.empty()) {
+        step.details["problem"] = d.problem;
+        step.summary += " (not decoded: " + d.problem + ")";
+    }
     step.events = {e.id};
     trace.record(std::move(step));
     return d;
@@ -328,8 +375,14 @@ std::vector<Event> HandleXidBurstEvents::run(std::vector<Event> events, Executio
         if (e.type != "xid")
             continue;
         resolveGpu(e, context, trace);
-        const int xid = std::atoi(e.attrs["xid"].c_str());
+        const auto parsed = parseIntegerIn<int>(e.attrs["xid"], 0, MaxXid);
+        const int xid = parsed.value_or(-1);
+        if (!parsed)
+            noteUnreadable(
+                e.attrs, "Xid number '" + shown(e.attrs["xid"]) + "' is not an Xid (0-" + std::to_string(MaxXid) + ")");
         Decoded d = decode(xid, e.attrs.count("detail") ? e.attrs["detail"] : std::string(), catalog, trace, e);
+        if (!d.problem.empty())
+            noteUnreadable(e.attrs, "Xid " + std::to_string(xid) + ": " + d.problem);
         e.symptom = d.symptom;
         e.sympathetic = d.sympathetic;
         for (auto& [k, v] : d.attrs)

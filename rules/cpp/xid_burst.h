@@ -9,6 +9,10 @@
 
 namespace attrib::rules {
 
+/// Largest link and Xid numbers accepted from a log line; larger ones are reported as unreadable.
+inline constexpr int MaxLink = 1023;
+inline constexpr int MaxXid = 65535;
+
 /// The NVLink5 (Xid 144-150) tail: `SUBCODE Fatal XC0 i0 Link 07 (0x... 0x... ...)`.
 struct NvlinkTail {
     std::string subcode;
@@ -19,7 +23,8 @@ struct NvlinkTail {
     std::uint32_t intrInfo = 0;
     std::uint32_t errorStatus = 0;
 };
-std::optional<NvlinkTail> parseNvlinkTail(std::string_view detail);
+/// std::nullopt when the tail is absent, or (with `problem` set) when one of its numbers is malformed or absurd.
+std::optional<NvlinkTail> parseNvlinkTail(std::string_view detail, std::string& problem);
 
 /// Xid 149 link-down reason: bits 25:20 of intrInfo.
 inline int xid149Reason(std::uint32_t intrInfo)
@@ -32,7 +37,8 @@ struct Xid74Words {
     int link = -1;
     std::vector<std::uint32_t> words;
 };
-std::optional<Xid74Words> parseXid74(std::string_view detail);
+/// std::nullopt when absent, or (with `problem` set) when the link or a word is malformed or out of range.
+std::optional<Xid74Words> parseXid74(std::string_view detail, std::string& problem);
 
 std::unique_ptr<engine::CodeRule> makeHandleXidBurstEvents(const nlohmann::json& config);
 

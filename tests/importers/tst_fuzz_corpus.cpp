@@ -18,7 +18,8 @@ private Q_SLOTS:
     void replay_data()
     {
         QTest::addColumn<QString>("target");
-        for (const char* t : {"lines", "journal", "scheduler", "metrics", "bug_report", "archive", "rule_loader"})
+        for (const char* t :
+             {"lines", "journal", "scheduler", "metrics", "bug_report", "archive", "rule_loader", "analysis"})
             QTest::newRow(t) << QString::fromLatin1(t);
     }
 

@@ -92,13 +92,9 @@ void StepDetailsModel::addEvents(const engine::AnalysisResult& result, const eng
     Section events{tr("Events (%1)").arg(step.events.size()), {}};
     for (std::size_t i = 0; i < step.events.size() && i < MaxEventRows; ++i) {
         const engine::Event* e = result.event(step.events[i]);
-        // Extract and early steps record ids as they were before later early rules renumbered the events.
-        const bool renumbered = step.phase == "extract" || step.phase == "early";
-        const bool reliable =
-            e && (!renumbered || (e->rule == step.rule && (step.node.empty() || e->node == step.node)));
-        QString text = reliable ? QString(qs(e->type) + QStringLiteral(" on ") + placeText(e->node, e->gpu, e->rank) +
-                                          QStringLiteral(" at ") + formatUtc(e->time))
-                                : tr("event as numbered during the %1 phase").arg(qs(step.phase));
+        QString text = e ? QString(qs(e->type) + QStringLiteral(" on ") + placeText(e->node, e->gpu, e->rank) +
+                                   QStringLiteral(" at ") + formatUtc(e->time))
+                         : tr("no such event");
         events.rows.push_back({QStringLiteral("#") + QString::number(step.events[i]), text, {}, {}});
     }
     if (step.events.size() > MaxEventRows)
