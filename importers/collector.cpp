@@ -28,7 +28,7 @@ bool needsMore(const std::string& head)
     if (head.size() >= MaxSniffBytes)
         return false;
     std::size_t lines = 0;
-    for (std::size_t pos = 0; lines < SniffMinLines && (pos = head.find_first_of("\r\n", pos)) != head.npos; ++pos)
+    for (std::size_t pos = 0; lines < SniffMinLines && (pos = head.find('\n', pos)) != head.npos; ++pos)
         ++lines;
     return lines < SniffMinLines;
 }

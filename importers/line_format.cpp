@@ -275,6 +275,18 @@ bool mixesForms(const Tally& tally, LineClass best)
     return other >= 2 && other * 2 > own;
 }
 
+/// What a terminal shows of a physical line: the text after its last `\r` (progress bars rewrite one line with
+/// `\r`-separated segments), at most SniffLineBytes of it.
+std::string_view lastSegment(std::string_view line)
+{
+    while (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    const std::size_t cr = line.rfind('\r');
+    if (cr != std::string_view::npos)
+        line.remove_prefix(cr + 1);
+    return line.substr(0, SniffLineBytes);
+}
+
 Sniffed unknown(std::string reason)
 {
     return Sniffed{SourceKind::Unknown, {}, std::move(reason)};
@@ -327,11 +339,10 @@ Sniffed sniff(std::string_view head, std::string_view path)
     Tally tally;
     std::size_t pos = 0;
     while (pos < head.size() && static_cast<std::size_t>(tally.seen) < SniffLines) {
-        // `\r` ends a line too: progress bars rewrite one terminal line with `\r`-separated segments.
-        std::size_t end = head.find_first_of("\r\n", pos);
+        std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        const std::string_view line = head.substr(pos, std::min(end - pos, SniffLineBytes));
+        const std::string_view line = lastSegment(head.substr(pos, end - pos));
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;

@@ -4,6 +4,7 @@
 // files whose first line is a 100 KiB progress bar.
 #include "importer_test_util.h"
 
+#include "importers/bundle.h"
 #include "importers/timestamps.h"
 
 #include <QTemporaryDir>
@@ -237,7 +238,8 @@ void TestPlainText::hugeFirstLineDoesNotHideFile()
         QVERIFY(cov->kind != SourceKind::Unknown);
     }
     QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("oom"));
-    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause.node), QStringLiteral("gpu-n03"));
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n03"));
 }
 
 void TestPlainText::excerptWithoutNodesFolder()
@@ -246,6 +248,7 @@ void TestPlainText::excerptWithoutNodesFolder()
     const std::filesystem::path root = dir.path().toStdString();
     tests::writeFile(root / "ticket.txt",
                      std::string("Pasted from the node:\n") + "gpu-n21 kernel: " + Xid79 + "\n" +
+                         "gpu-n21 kernel: NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n" +
                          "and from the job output:\n" +
                          "gpu-n04:811:902 [1] NCCL WARN NET/IB : Got completion from peer 10.0.0.21<55012> with "
                          "error 12, opcode 0, len 0, vendor err 129 (Recv)\n" +
@@ -258,7 +261,8 @@ void TestPlainText::excerptWithoutNodesFolder()
     QCOMPARE(int(cov->status), int(engine::CoverageStatus::Ok));
     QVERIFY(!cov->errors.empty());
     QVERIFY2(cov->errors.front().find("read as plain text: 6 lines") != std::string::npos, cov->errors[0].c_str());
-    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause.node), QStringLiteral("gpu-n21"));
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n21"));
     QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("gpu"));
 }
 
