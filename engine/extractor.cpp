@@ -8,6 +8,7 @@
 
 #include "engine/json_util.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 
@@ -24,7 +25,11 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
     for (const auto& rule : rules) {
         if (!rule.re)
             continue;
-        for (SourceKind kind : rule.sources) {
+        // Plain text (SourceKind::Text) has no known format, so every extractor reads it, whatever its sources.
+        std::vector<SourceKind> kinds(rule.sources.begin(), rule.sources.end());
+        if (std::find(kinds.begin(), kinds.end(), SourceKind::Text) == kinds.end())
+            kinds.push_back(SourceKind::Text);
+        for (SourceKind kind : kinds) {
             auto& slot = m_sets[static_cast<std::size_t>(kind)];
             if (!slot)
                 slot = std::make_unique<KindSet>();

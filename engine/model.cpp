@@ -8,7 +8,7 @@ namespace attrib::engine {
 
 namespace {
 constexpr std::array<const char*, SourceKindCount> SourceKindNames = {
-    "kernel", "syslog", "app", "fabricmanager", "slurm", "accounting", "metrics", "inventory", "unknown"};
+    "kernel", "syslog", "app", "fabricmanager", "slurm", "accounting", "metrics", "inventory", "text", "unknown"};
 }
 
 const char* toString(SourceKind kind)

@@ -29,6 +29,7 @@ enum class SourceKind {
     Accounting,     ///< sacct / scontrol / Kubernetes events / Kueue workloads
     Metrics,        ///< DCGM / Prometheus metric samples
     Inventory,      ///< nvidia-smi listings, bug reports: topology and identity facts
+    Text,           ///< readable text of no recognised format: read as plain lines, every extractor applies
     Unknown
 };
 inline constexpr int SourceKindCount = static_cast<int>(SourceKind::Unknown) + 1;

@@ -36,6 +36,20 @@ bool earlier(const Symptom* a, const Symptom* b)
     return std::tie(ta, a->id) < std::tie(tb, b->id);
 }
 
+/// The sentence a verdict gets when its root cause, or a symptom it explained, has no usable time.
+std::string untimedNote(const Symptom& root, const std::vector<Symptom>& symptoms)
+{
+    std::size_t untimed = absoluteTime(root) ? 0 : 1;
+    for (const auto& s : symptoms)
+        if (s.causedBy == root.id && s.status == SymptomStatus::Demoted && !absoluteTime(s))
+            ++untimed;
+    if (untimed == 0)
+        return {};
+    return " The order of events could not be checked: " + std::to_string(untimed) + " of the symptoms involved " +
+        (untimed == 1 ? "has" : "have") +
+        " no usable timestamp, and untimed symptoms of one bundle are taken as co-occurring.";
+}
+
 void demote(Symptom& s, const std::string& rule, const std::string& reason, const std::string& cause, TraceSink& trace)
 {
     TraceStep step;
@@ -252,7 +266,9 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     if (clearLead) {
         fillRootCause(catalog, *perNode[0], events, rule, v);
         step.summary = "root cause " + perNode[0]->id + " -> " + v.terminalState + " / " + v.subDomain;
-        v.explanation = v.rootCause->summary + ".";
+        v.explanation = v.rootCause->summary + "." + untimedNote(*perNode[0], symptoms);
+        if (!absoluteTime(*perNode[0]))
+            step.details["order"] = "not checked: untimed symptoms count as co-occurring";
     } else {
         v.terminalState = "ambiguous";
         std::set<std::string> domains;

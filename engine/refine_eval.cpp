@@ -63,13 +63,15 @@ Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& targ
     }
     c.values["scope_ok"] = c.scopeOk ? "true" : "false";
     if (!comparableTimes(cause, target)) {
-        // Without a usable cause time there is no causal window: do not fire. A target without a usable
-        // time (e.g. an unstamped NCCL line) is explained when the scope holds, and the step says so.
+        // Decisions without time (docs/verdict.md, "Untimed evidence"): symptoms of one bundle whose order cannot
+        // be checked (no stamp, or seconds since an unknown boot) count as co-occurring, so the rule decides on
+        // its scope alone, and the step says the window was not checked.
         c.windowChecked = false;
-        c.windowOk = cause.origin != NoTime && cause.timeSource != TimeSource::BootRelative &&
+        c.windowOk = true;
+        const bool causeTimed = cause.origin != NoTime && cause.timeSource != TimeSource::BootRelative &&
             cause.timeSource != TimeSource::None;
-        c.values["window"] = c.windowOk ? "not checked: the target's time is unknown or boot-relative"
-                                        : "not evaluated: the cause's time is unknown or boot-relative";
+        c.values["window"] = std::string("not checked: the ") + (causeTimed ? "target's" : "cause's") +
+            " time is unknown or boot-relative; untimed symptoms of one bundle count as co-occurring";
         c.values["target_origin_minus_cause"] = "unknown";
         return c;
     }

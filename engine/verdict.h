@@ -53,6 +53,13 @@ struct EngineInfo {
     std::string catalogHash;
 };
 
+/// A line worth reading first when no rule explained the failure: an early error-level line of one file.
+struct Lead {
+    std::string file;  ///< path relative to the bundle root
+    std::uint64_t line = 0;
+    std::string text;
+};
+
 struct Verdict {
     std::string terminalState = "unknown";
     std::string subDomain = "unknown";
@@ -61,6 +68,7 @@ struct Verdict {
     std::vector<std::string> affectedNodes;
     RecommendedAction action;
     std::string explanation;  ///< one paragraph for humans
+    std::vector<Lead> leads;  ///< only when the verdict is unknown: the earliest error-level lines per file
 };
 
 /// A bundle file as the engine knows it (path relative to the bundle root).

@@ -138,6 +138,12 @@ ordered_json verdictToJson(const AnalysisResult& r)
     j["affected_nodes"] = v.affectedNodes;
     j["recommended_action"] = {{"action", v.action.action}, {"target", v.action.target}, {"why", v.action.why}};
     j["explanation"] = v.explanation;
+    if (!v.leads.empty()) {  // only an unknown verdict has leads; the key is absent otherwise
+        ordered_json leads = ordered_json::array();
+        for (const auto& lead : v.leads)
+            leads.push_back({{"file", lead.file}, {"line", lead.line}, {"text", lead.text}});
+        j["leads"] = leads;
+    }
     ordered_json symptoms = ordered_json::array();
     for (const auto& s : r.symptoms)
         symptoms.push_back(symptomJson(r, s));

@@ -83,10 +83,8 @@ bool prepareCoverage(const BundleEntry& entry, FileCoverage& cov)
         cov.format = "workload";
         return false;
     }
-    if (entry.metadata) {
-        cov.status = CoverageStatus::Skipped;
-        cov.errors.push_back(entry.file.path +
-                             ": skipped: sample metadata (expected verdict, lesson or source), not evidence");
+    if (entry.metadata) {  // a case's expected verdict, lesson or source note: listed, neither evidence nor skipped
+        cov.format = "metadata";
         return false;
     }
     if (!entry.problem.empty()) {
@@ -167,6 +165,12 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     result.events = std::move(c.events);
     result.symptoms = std::move(c.symptoms);
     result.verdict = std::move(c.verdict);
+    if (result.verdict.terminalState == "unknown") {
+        result.verdict.leads = collector.leads().take();
+        if (!result.verdict.leads.empty())
+            result.verdict.explanation += " No rule explains the failure; the earliest error-level lines of each "
+                                          "file are listed as leads to start from.";
+    }
     result.clockOffsets = std::move(c.clockOffsets);
     result.trace = trace.take();
     addEventNotes(result);

@@ -23,7 +23,9 @@ namespace attrib::importers {
 
 std::string shortHost(std::string_view host)
 {
-    std::string s(host.substr(0, host.find('.')));
+    // An IPv4 address (NCCL prefixes and MPI messages may name hosts that way) is kept whole, not cut at a dot.
+    const bool address = !host.empty() && host.find_first_not_of("0123456789.") == std::string_view::npos;
+    std::string s(address ? host : host.substr(0, host.find('.')));
     for (auto& c : s)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     return s;
@@ -64,7 +66,8 @@ int rankFromName(const std::string& name)
 
 namespace {
 
-/// Files a sample or corpus case carries for people and tests, not as evidence (SOURCE: the thread address).
+/// Files a sample or corpus case carries for people and tests (expected verdict, lesson, source address), not as
+/// evidence.
 bool isSampleMetadata(const std::string& rel)
 {
     return rel == "expected.json" || rel == "LESSON.md" || rel == "README.md" || rel == "SOURCE";

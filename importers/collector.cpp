@@ -18,15 +18,34 @@ using namespace attrib::engine;
 namespace {
 
 constexpr std::size_t SniffBytes = 64 * 1024;
+/// A head holding fewer lines than this grows (up to MaxSniffBytes) so that a first line of 64 KiB or more
+/// (a progress bar) does not leave the sniffer only one line to judge.
+constexpr std::size_t SniffMinLines = 16;
+constexpr std::size_t MaxSniffBytes = 1024 * 1024;
 
-/// Reads up to SniffBytes from `read`; on a read error sets `failed` and, if the stream did not say why,
-/// the errno text into `error`.
+bool needsMore(const std::string& head)
+{
+    if (head.size() >= MaxSniffBytes)
+        return false;
+    std::size_t lines = 0;
+    for (std::size_t pos = 0; lines < SniffMinLines && (pos = head.find('\n', pos)) != head.npos; ++pos)
+        ++lines;
+    return lines < SniffMinLines;
+}
+
+/// Reads up to SniffBytes from `read` (more while the head holds few lines); on a read error sets `failed` and,
+/// if the stream did not say why, the errno text into `error`.
 std::string readHead(const ReadFn& read, bool& failed, const ErrorSink& error)
 {
     std::string head(SniffBytes, '\0');
     std::size_t got = 0;
     failed = false;
-    while (got < head.size()) {
+    for (;;) {
+        if (got == head.size()) {
+            if (!needsMore(head))
+                break;
+            head.resize(head.size() * 2);
+        }
         errno = 0;
         const long n = read(head.data() + got, head.size() - got);
         if (n < 0) {
@@ -150,6 +169,7 @@ bool Collector::onRecord(Record& r, FileState& fs)
     placeInTime(r, node, fs);
     if (r.text.empty())
         return true;
+    m_leads.offer(fs.index, fs.entry->file.path, r.line, r.text);
     m_matches.clear();
     if (!m_extractors.match(kind, r.text, m_matches))
         return true;
@@ -164,7 +184,7 @@ bool Collector::onRecord(Record& r, FileState& fs)
 
 void Collector::offerBootTime(const Record& r, SourceKind kind, const std::string& node, const FileState& fs)
 {
-    if (r.uptime == NoTime || (kind != SourceKind::Kernel && kind != SourceKind::Syslog))
+    if (r.uptime == NoTime || (kind != SourceKind::Kernel && kind != SourceKind::Syslog && kind != SourceKind::Text))
         return;
     if (r.time != NoTime && r.timeSource != TimeSource::BootRelative)
         m_boot.offer(node, r.time, r.uptime,

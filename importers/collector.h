@@ -13,6 +13,7 @@
 #include "importers/archive.h"
 #include "importers/boot_times.h"
 #include "importers/bundle.h"
+#include "importers/leads.h"
 #include "importers/records.h"
 
 #include <map>
@@ -39,6 +40,8 @@ public:
 
     /// Nodes each file delivered records for (by file index).
     const std::map<std::size_t, std::set<std::string>>& fileNodes() const { return m_fileNodes; }
+    /// The earliest error-level lines of each file (the verdict's leads when no rule explains the failure).
+    const LeadCollector& leads() const { return m_leads; }
     /// Where the context came from when workload.json did not give it ("" = not at all).
     const std::string& contextSource() const { return m_contextSource; }
 
@@ -84,6 +87,7 @@ private:
     std::map<std::size_t, std::set<std::string>> m_fileNodes;
     /// Per file and node: smallest and largest boot-relative time seen (to fix coverage spans on conversion).
     std::map<std::size_t, std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>>> m_relativeSpans;
+    LeadCollector m_leads;
     std::string m_contextSource;
     /// Scheduler records that name the job, per file; the first file's are used when workload.json is absent.
     std::map<std::size_t, std::map<std::string, std::string>> m_contexts;

@@ -47,6 +47,12 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
         problems.push_back(plural(stats.invalidUtf8, "line") + " with invalid UTF-8");
     if (stats.skipped > 0)
         problems.push_back(plural(stats.skipped, "unusable line") + " skipped");
+    const bool faulty = !problems.empty();
+    // Facts, not faults: the file is still read whole.
+    if (fs.sniffed.format == "plain")
+        problems.insert(problems.begin(),
+                        "read as plain text: " + plural(stats.lines, "line") + " (" +
+                            fs.sniffed.reason.substr(fs.sniffed.reason.find(':') + 2) + ")");
     if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
         problems.push_back("no timestamps: times unknown, line order kept");
     if (problems.empty())
@@ -57,9 +63,7 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
     if (!stats.notes.empty())
         text += " (" + stats.notes.front() + ")";
     cov.errors.push_back(std::move(text));
-    const bool onlyUntimed = problems.size() == 1 && fs.lastTime == NoTime && !stats.error && stats.skipped == 0 &&
-        stats.truncated == 0 && stats.nulLines == 0 && stats.invalidUtf8 == 0;
-    if (!onlyUntimed)  // a file without stamps is still fully read: its lines keep their order
+    if (faulty)
         cov.status = stats.error && stats.lines == 0 ? CoverageStatus::Errored : CoverageStatus::Partial;
 }
 

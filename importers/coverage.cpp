@@ -15,6 +15,8 @@ std::vector<CollectorCoverage> summarize(const std::vector<FileCoverage>& files,
     std::map<SourceKind, std::set<std::string>> nodes;
     for (std::size_t i = 0; i < files.size(); ++i) {
         const auto& f = files[i];
+        if (f.format == "metadata")
+            continue;
         auto& c = byKind[f.kind];
         c.kind = f.kind;
         c.files.push_back(f.path);
@@ -31,7 +33,7 @@ std::vector<CollectorCoverage> summarize(const std::vector<FileCoverage>& files,
         c.errors.insert(c.errors.end(), f.errors.begin(), f.errors.end());
         if (f.status == CoverageStatus::Errored || f.status == CoverageStatus::Partial)
             c.status = c.status == CoverageStatus::Errored ? c.status : CoverageStatus::Partial;
-        if (f.kind == SourceKind::Unknown)
+        if (f.status == CoverageStatus::Skipped && c.status == CoverageStatus::Ok)
             c.status = CoverageStatus::Skipped;
     }
     std::vector<CollectorCoverage> out;

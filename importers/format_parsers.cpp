@@ -5,6 +5,9 @@
 #include "importers/format_prefix.h"
 #include "importers/timestamps.h"
 
+#include <map>
+#include <string>
+
 namespace attrib::importers::detail {
 
 namespace {
@@ -235,6 +238,103 @@ private:
     std::string m_text;  ///< `app[procid]: msg` rebuilt from the header fields; out.text views it
 };
 
+class DmesgReltimeParser final : public LineParser {
+public:
+    explicit DmesgReltimeParser(int year)
+        : m_years(year)
+    {
+    }
+
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        std::string_view s = stripPriority(line);
+        std::string_view host;
+        if (stripHostPrefix(s, host))
+            out.host = host;
+        s = stripPriority(s);
+        std::size_t length = 0;
+        if (const auto probe = parseDmesgHuman(s, 2000)) {  // leap year: Feb 29 passes until the year is known
+            length = probe->length;
+            const int year = m_years.yearFor(monthFromAbbrev(s.substr(1, 3)));
+            const auto stamp = year != 0 ? parseDmesgHuman(s, year) : std::nullopt;
+            m_last = stamp ? stamp->time : engine::NoTime;
+        } else if (const auto delta = parseDmesgDelta(s)) {
+            length = delta->length;
+            m_last = m_last == engine::NoTime ? m_last : m_last + delta->time;
+        } else {
+            out.text = line;
+            return true;
+        }
+        if (m_last != engine::NoTime)
+            offerTime(out, m_last, TimeSource::YearInferred);
+        out.text = skipSpaces(s.substr(length));
+        out.stamped = true;
+        out.indented = isIndented(s.substr(length));
+        return true;
+    }
+
+private:
+    YearTracker m_years;
+    TimeNs m_last = engine::NoTime;  ///< time of the previous message: deltas add to it
+};
+
+/// `kernel: msg` or `host kernel: [ 12.3] msg`: kernel lines copied without their syslog stamp.
+class KernelBareParser final : public LineParser {
+public:
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        std::string_view s = stripPriority(line);
+        std::string_view host;
+        if (!stripKernelTag(s, host)) {
+            out.text = line;
+            return true;
+        }
+        out.host = host;
+        out.stamped = true;
+        if (const auto up = parseDmesgRaw(s)) {
+            out.uptime = up->time;
+            offerTime(out, up->time, TimeSource::BootRelative);
+            out.indented = isIndented(s.substr(up->length));
+        }
+        out.text = stripUptime(s);
+        return true;
+    }
+};
+
+/// Plain text: every line goes to the parser of its own form, so a file mixing forms keeps each line's stamp.
+class PlainTextParser final : public LineParser {
+public:
+    explicit PlainTextParser(const TimeHints& hints)
+        : m_hints(hints)
+    {
+    }
+
+    bool parse(std::string_view line, ParsedLine& out) override
+    {
+        if (isUnusable(line)) {
+            out = {};
+            return false;
+        }
+        std::string_view format = lineFormatOf(line);
+        if (format.empty())
+            format = "app";  // launcher prefixes and framework stamps of any line are still taken
+        auto& parser = m_parsers[std::string(format)];
+        if (!parser)
+            parser = makeParser(Sniffed{SourceKind::Text, std::string(format), {}}, m_hints);
+        return parser->parse(line, out);
+    }
+
+private:
+    TimeHints m_hints;
+    std::map<std::string, std::unique_ptr<LineParser>> m_parsers;  ///< one per line form met, with its state
+};
+
 class PlainParser final : public LineParser {
 public:
     bool parse(std::string_view line, ParsedLine& out) override
@@ -280,6 +380,21 @@ std::unique_ptr<LineParser> makeFabricManagerParser()
 std::unique_ptr<LineParser> makeRfc5424Parser()
 {
     return std::make_unique<Rfc5424Parser>();
+}
+
+std::unique_ptr<LineParser> makeDmesgReltimeParser(const TimeHints& hints)
+{
+    return std::make_unique<DmesgReltimeParser>(hints.year);
+}
+
+std::unique_ptr<LineParser> makeKernelBareParser()
+{
+    return std::make_unique<KernelBareParser>();
+}
+
+std::unique_ptr<LineParser> makePlainTextParser(const TimeHints& hints)
+{
+    return std::make_unique<PlainTextParser>(hints);
 }
 
 std::unique_ptr<LineParser> makePlainParser()

@@ -22,7 +22,17 @@ std::unique_ptr<LineParser> makeSlurmDaemonParser();
 std::unique_ptr<LineParser> makeFabricManagerParser();
 /// RFC 5424 syslog: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID SD MSG`.
 std::unique_ptr<LineParser> makeRfc5424Parser();
-/// Unknown formats: the line as text, no time.
+/// `dmesg -H` / `--reltime`: `[Dec 1 10:00]` minute headers, `[  +0.000123]` deltas added to the last time.
+std::unique_ptr<LineParser> makeDmesgReltimeParser(const TimeHints& hints);
+/// Kernel lines without a syslog stamp: `kernel: msg`, `node-07 kernel: [ 12.3] msg`.
+std::unique_ptr<LineParser> makeKernelBareParser();
+/// Readable text of no known format: each line parsed by the parser of the form it has (any stamp, header or
+/// launcher prefix the sniffer knows), else as an application line; lines keep their order.
+std::unique_ptr<LineParser> makePlainTextParser(const TimeHints& hints);
+/// Formats without lines of their own (inventory listings): the line as text, no time.
 std::unique_ptr<LineParser> makePlainParser();
+
+/// The line format (as the sniffer names it) of one line, "" when the line has no form the sniffer knows.
+std::string_view lineFormatOf(std::string_view line);
 
 }  // namespace attrib::importers::detail

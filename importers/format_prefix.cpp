@@ -6,6 +6,7 @@
 #include "importers/timestamps.h"
 
 #include <array>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -81,6 +82,70 @@ bool stripLabel(std::string_view& s, int& rank)
         return false;
     rank = value;
     s.remove_prefix(pos + 2);
+    return true;
+}
+
+bool isHostChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+}
+
+/// A host name token: letters, digits, `-`, `_`, `.`, with at least one letter.
+bool isHostName(std::string_view s)
+{
+    if (s.empty() || s.size() > 253)
+        return false;
+    bool letter = false;
+    for (const char c : s) {
+        if (!isHostChar(c))
+            return false;
+        letter = letter || std::isalpha(static_cast<unsigned char>(c));
+    }
+    return letter;
+}
+
+/// torchrun `--tee` / torch elastic: `[default0]:` (role name and local rank; the local rank is not the global
+/// rank, so it is not taken).
+bool stripRole(std::string_view& s)
+{
+    if (!at(s, 0, '['))
+        return false;
+    std::size_t pos = 1;
+    while (pos < s.size() && pos < 64 && (std::isalpha(static_cast<unsigned char>(s[pos])) || s[pos] == '_'))
+        ++pos;
+    int local = 0;
+    if (pos == 1 || !readInt(s, pos, local, 4) || !at(s, pos, ']') || !at(s, pos + 1, ':'))
+        return false;
+    s.remove_prefix(pos + 2);
+    return true;
+}
+
+/// `kubectl logs --prefix`: `[pod/name/container] `.
+bool stripPod(std::string_view& s)
+{
+    if (!startsWith(s, "[pod/"))
+        return false;
+    const std::size_t close = s.find("] ");
+    if (close == std::string_view::npos || close > 300 || s.substr(0, close).find(' ') != std::string_view::npos)
+        return false;
+    s = skipSpaces(s.substr(close + 2));
+    return true;
+}
+
+/// Open MPI `[host:pid] ` (error messages and signal reports name the host that way).
+bool stripMpiHost(std::string_view& s, std::string_view& host)
+{
+    if (!at(s, 0, '['))
+        return false;
+    const std::size_t colon = s.find(':');
+    if (colon == std::string_view::npos || colon > 254 || !isHostName(s.substr(1, colon - 1)))
+        return false;
+    std::size_t pos = colon + 1;
+    int pid = 0;
+    if (!readInt(s, pos, pid) || !at(s, pos, ']') || !at(s, pos + 1, ' '))
+        return false;
+    host = s.substr(1, colon - 1);
+    s = skipSpaces(s.substr(pos + 2));
     return true;
 }
 
@@ -195,6 +260,12 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkIso;
     if (stripBareGlog(s, years, out))
         return MarkGlog;
+    if (stripRole(s))
+        return MarkRole;
+    if (stripPod(s))
+        return MarkPod;
+    if (out.host.empty() && stripMpiHost(s, out.host))
+        return MarkHost;
     // srun adds its label outermost, so it is only looked for before any rank or message prefix.
     if ((marks & (MarkRank | MarkMpi | MarkLabel | MarkGlog)) == 0 && stripLabel(s, out.rank))
         return MarkLabel;
@@ -259,6 +330,8 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         if (mark == 0) {
             if (matchNcclPrefix(s, out.host, out.gpu))
                 marks |= MarkNccl;
+            else if (out.host.empty())
+                hostNamedBySrun(s, out.host);
             break;
         }
         marks |= mark;
@@ -284,6 +357,38 @@ bool hasAppMarker(std::string_view line)
         if (line.find(marker) != std::string_view::npos)
             return true;
     return false;
+}
+
+bool stripKernelTag(std::string_view& s, std::string_view& host)
+{
+    std::string_view rest = s;
+    std::string_view named;
+    if (!startsWith(rest, "kernel: ")) {
+        const std::size_t space = rest.find(' ');
+        if (space == std::string_view::npos || !isHostName(rest.substr(0, space)) ||
+            !startsWith(rest.substr(space + 1), "kernel: "))
+            return false;
+        named = rest.substr(0, space);
+        rest.remove_prefix(space + 1);
+    }
+    host = named;
+    s = skipSpaces(rest.substr(8));
+    return true;
+}
+
+bool hostNamedBySrun(std::string_view s, std::string_view& host)
+{
+    constexpr std::string_view lead = "srun: error: ";
+    if (!startsWith(s, lead))
+        return false;
+    const std::size_t colon = s.find(": ", lead.size());
+    if (colon == std::string_view::npos || !startsWith(s.substr(colon + 2), "task"))
+        return false;
+    const std::string_view name = s.substr(lead.size(), colon - lead.size());
+    if (!isHostName(name))
+        return false;
+    host = name;
+    return true;
 }
 
 bool stripSlurmstepd(std::string_view& s, std::string_view& host)

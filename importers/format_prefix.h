@@ -17,6 +17,9 @@ enum AppMark : unsigned {
     MarkPyLog = 1u << 4,  ///< Python logging `[YYYY-MM-DD HH:MM:SS,mmm]`
     MarkGlog = 1u << 5,   ///< glog / c10 `[E1206 18:44:12.71 File.cpp:607]`
     MarkNccl = 1u << 6,   ///< NCCL `host:pid:tid [dev]`
+    MarkRole = 1u << 7,   ///< torchrun / torch elastic local-rank prefix `[default0]:`
+    MarkPod = 1u << 8,    ///< `kubectl logs --prefix`: `[pod/trainer-0/pytorch] `
+    MarkHost = 1u << 9,   ///< Open MPI `[host:pid] ` (names the host)
 };
 
 /// Supplies years to stamps without one; a backward month jump of more than six months (Dec -> Jan)
@@ -49,6 +52,12 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
 
 /// Words that only application logs carry (tracebacks, torch, NCCL, CUDA errors).
 bool hasAppMarker(std::string_view line);
+
+/// `kernel: ` or `host kernel: ` at the start of `s` (a kernel line without a syslog stamp): strips it, names the host.
+bool stripKernelTag(std::string_view& s, std::string_view& host);
+
+/// The node a line names for itself in a message the scheduler writes: `srun: error: NODE: task 3: ...`.
+bool hostNamedBySrun(std::string_view s, std::string_view& host);
 
 /// `slurmstepd: ` or `slurmstepd-<host>: ` at the start of `s`: strips it and names the host.
 bool stripSlurmstepd(std::string_view& s, std::string_view& host);

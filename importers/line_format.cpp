@@ -21,9 +21,29 @@ namespace {
 using namespace detail;
 
 /// The shape of one line; the order is the tie-break priority (earlier wins).
-enum class LineClass { DmesgT, DmesgRaw, Fabric, SlurmDaemon, Rfc3164, Iso, Rfc5424, SlurmOut, App, Count, None };
+enum class LineClass {
+    DmesgT,
+    DmesgRaw,
+    DmesgRel,
+    Fabric,
+    SlurmDaemon,
+    Rfc3164,
+    Iso,
+    Rfc5424,
+    KernelBare,
+    SlurmOut,
+    App,
+    Count,
+    None
+};
 constexpr std::size_t ClassCount = static_cast<std::size_t>(LineClass::Count);
 constexpr std::size_t SniffLines = 50;
+/// Only this much of a line is looked at: a 100 KiB progress bar is classified by its start like any line.
+constexpr std::size_t SniffLineBytes = 4096;
+
+constexpr std::array<std::string_view, ClassCount> formatNames = {
+    "dmesg-T", "dmesg-raw", "dmesg-reltime", "fabricmanager", "slurm-daemon", "rfc3164",
+    "iso8601", "rfc5424",   "kernel-bare",   "slurm-out",     "app"};
 
 struct Tally {
     std::array<int, ClassCount> lines{};
@@ -65,6 +85,8 @@ LineClass classifyBracketed(std::string_view s)
         return LineClass::DmesgT;
     if (parseDmesgRaw(s))
         return LineClass::DmesgRaw;
+    if (parseDmesgDelta(s) || parseDmesgHuman(s, 2000))
+        return LineClass::DmesgRel;
     if (parseFabricManager(s))
         return LineClass::Fabric;
     const auto iso = parseIso8601(s.substr(1));
@@ -81,7 +103,7 @@ LineClass classifyHostPrefixed(std::string_view s)
         return LineClass::None;
     s = stripPriority(s);
     const LineClass cls = !s.empty() && s[0] == '[' ? classifyBracketed(s) : LineClass::None;
-    return cls == LineClass::DmesgT || cls == LineClass::DmesgRaw ? cls : LineClass::None;
+    return cls == LineClass::DmesgT || cls == LineClass::DmesgRaw || cls == LineClass::DmesgRel ? cls : LineClass::None;
 }
 
 LineClass classifyLine(std::string_view line, Tally& tally)
@@ -100,6 +122,10 @@ LineClass classifyLine(std::string_view line, Tally& tally)
         cls = classifySyslog(s, tally);
     if (cls != LineClass::None)
         return cls;
+    std::string_view kernelText = s;
+    std::string_view kernelHost;
+    if (stripKernelTag(kernelText, kernelHost))
+        return LineClass::KernelBare;
     if (isSlurmLine(line))
         return LineClass::SlurmOut;
     YearTracker years(2000);
@@ -183,7 +209,9 @@ bool hinted(LineClass cls, const std::string& name)
     const auto has = [&name](std::string_view word) { return name.find(word) != std::string::npos; };
     switch (cls) {
     case LineClass::DmesgT:
-    case LineClass::DmesgRaw: return has("dmesg") || has("kern");
+    case LineClass::DmesgRaw:
+    case LineClass::DmesgRel:
+    case LineClass::KernelBare: return has("dmesg") || has("kern");
     case LineClass::Rfc3164:
     case LineClass::Iso:
     case LineClass::Rfc5424: return has("syslog") || has("messages") || has("kern") || has("journal");
@@ -223,24 +251,64 @@ LineClass bestClass(Tally& tally, std::string_view path)
     return best;
 }
 
+/// Classes whose lines one parser reads (dmesg raw and -T, RFC 3164 and ISO syslog, application and job output).
+int parserGroup(LineClass cls)
+{
+    switch (cls) {
+    case LineClass::DmesgRaw: return static_cast<int>(LineClass::DmesgT);
+    case LineClass::Iso: return static_cast<int>(LineClass::Rfc3164);
+    case LineClass::SlurmOut: return static_cast<int>(LineClass::App);
+    default: return static_cast<int>(cls);
+    }
+}
+
+/// Lines of forms that the best class's parser does not read make up more than a third of the recognised lines
+/// (at least two of them): the file mixes forms and is read line by line, each line by its own form.
+bool mixesForms(const Tally& tally, LineClass best)
+{
+    int own = 0;
+    int other = 0;
+    for (std::size_t i = 0; i < ClassCount; ++i)
+        (parserGroup(static_cast<LineClass>(i)) == parserGroup(best) ? own : other) += tally.lines[i];
+    return other >= 2 && other * 2 > own;
+}
+
+/// What a terminal shows of a physical line: the text after its last `\r` (progress bars rewrite one line with
+/// `\r`-separated segments), at most SniffLineBytes of it.
+std::string_view lastSegment(std::string_view line)
+{
+    while (!line.empty() && line.back() == '\r')
+        line.remove_suffix(1);
+    const std::size_t cr = line.rfind('\r');
+    if (cr != std::string_view::npos)
+        line.remove_prefix(cr + 1);
+    return line.substr(0, SniffLineBytes);
+}
+
 Sniffed unknown(std::string reason)
 {
     return Sniffed{SourceKind::Unknown, {}, std::move(reason)};
 }
 
+/// Readable text of no known format: read line by line, each line's own stamp and prefixes taken where it has them.
+Sniffed plainText(int lines)
+{
+    return Sniffed{SourceKind::Text, "plain",
+                   "read as plain text: no known format in the first " + std::to_string(lines) + " lines"};
+}
+
 Sniffed describe(LineClass cls, Tally& tally)
 {
-    static constexpr std::array<const char*, ClassCount> formats = {
-        "dmesg-T", "dmesg-raw", "fabricmanager", "slurm-daemon", "rfc3164", "iso8601", "rfc5424", "slurm-out", "app"};
     static constexpr std::array<const char*, ClassCount> what = {
-        "dmesg -T stamps",       "dmesg raw stamps",      "Fabric Manager stamps",
-        "Slurm daemon stamps",   "RFC 3164 syslog lines", "ISO 8601 syslog lines",
-        "RFC 5424 syslog lines", "srun/slurmstepd lines", "application log lines"};
+        "dmesg -T stamps",     "dmesg raw stamps",      "dmesg -H/--reltime stamps", "Fabric Manager stamps",
+        "Slurm daemon stamps", "RFC 3164 syslog lines", "ISO 8601 syslog lines",     "RFC 5424 syslog lines",
+        "`kernel:` lines",     "srun/slurmstepd lines", "application log lines"};
     static constexpr std::array<SourceKind, ClassCount> kinds = {
-        SourceKind::Kernel, SourceKind::Kernel, SourceKind::FabricManager, SourceKind::Slurm, SourceKind::Syslog,
-        SourceKind::Syslog, SourceKind::Syslog, SourceKind::Slurm,         SourceKind::App};
+        SourceKind::Kernel, SourceKind::Kernel, SourceKind::Kernel, SourceKind::FabricManager,
+        SourceKind::Slurm,  SourceKind::Syslog, SourceKind::Syslog, SourceKind::Syslog,
+        SourceKind::Kernel, SourceKind::Slurm,  SourceKind::App};
     const auto i = static_cast<std::size_t>(cls);
-    Sniffed result{kinds[i], formats[i], {}};
+    Sniffed result{kinds[i], std::string(formatNames[i]), {}};
     if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso || cls == LineClass::Rfc5424) &&
         tally.kernel[i] * 2 > tally.lines[i])
         result.kind = SourceKind::Kernel;
@@ -262,7 +330,7 @@ Sniffed sniff(std::string_view head, std::string_view path)
     if (looksLikeJson(head)) {
         if (auto json = sniffJson(head))
             return *json;
-        return unknown("json");
+        return Sniffed{SourceKind::Text, "plain", "read as plain text: JSON of no known schema"};
     }
     if (auto table = sniffTable(head))
         return *table;
@@ -272,10 +340,8 @@ Sniffed sniff(std::string_view head, std::string_view path)
         std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        std::string_view line = head.substr(pos, end - pos);
+        const std::string_view line = lastSegment(head.substr(pos, end - pos));
         pos = end + 1;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;
         ++tally.seen;
@@ -285,15 +351,37 @@ Sniffed sniff(std::string_view head, std::string_view path)
     }
     const LineClass best = bestClass(tally, path);
     if (best == LineClass::None)
-        return unknown("unrecognized format");
+        return plainText(tally.seen);
+    if (mixesForms(tally, best)) {
+        Sniffed mixed = plainText(tally.seen);
+        mixed.reason = "read as plain text: lines of several formats, each line read by its own form";
+        return mixed;
+    }
     return describe(best, tally);
 }
+
+namespace detail {
+
+std::string_view lineFormatOf(std::string_view line)
+{
+    Tally tally;
+    const LineClass cls = classifyLine(line.substr(0, SniffLineBytes), tally);
+    return cls == LineClass::None ? std::string_view() : formatNames[static_cast<std::size_t>(cls)];
+}
+
+}  // namespace detail
 
 std::unique_ptr<LineParser> makeParser(const Sniffed& sniffed, const TimeHints& hints)
 {
     const std::string& f = sniffed.format;
     if (f == "dmesg-raw" || f == "dmesg-T")
         return makeKernelRingParser(hints);
+    if (f == "dmesg-reltime")
+        return makeDmesgReltimeParser(hints);
+    if (f == "kernel-bare")
+        return makeKernelBareParser();
+    if (f == "plain")
+        return makePlainTextParser(hints);
     if (f == "rfc3164" || f == "iso8601")
         return makeSyslogParser(hints);
     if (f == "app")

@@ -99,7 +99,30 @@ private:
         line.fullLength = length;
         line.truncated = length > m_maxLine;
         line.bytes = data.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(length, m_maxLine)));
-        return m_onLine(line);
+        const std::size_t cr = line.bytes.find('\r');
+        return cr == std::string_view::npos ? m_onLine(line) : emitSegments(line, cr);
+    }
+
+    /// A progress bar rewrites one terminal line: its `\r`-separated segments are handed on one by one, each
+    /// with its own offset and the physical line's number; empty segments are dropped.
+    bool emitSegments(const RawLine& whole, std::size_t cr)
+    {
+        std::size_t begin = 0;
+        bool any = false;
+        for (std::size_t end = cr;; end = whole.bytes.find('\r', begin)) {
+            const bool last = end == std::string_view::npos;
+            RawLine piece = whole;
+            piece.offset = whole.offset + begin;
+            piece.bytes = whole.bytes.substr(begin, last ? std::string_view::npos : end - begin);
+            piece.truncated = last && whole.truncated;
+            piece.fullLength = last ? whole.fullLength - begin : piece.bytes.size();
+            if ((!piece.bytes.empty() || (last && !any)) && !m_onLine(piece))
+                return false;
+            any = any || !piece.bytes.empty();
+            if (last)
+                return true;
+            begin = end + 1;
+        }
     }
 
     std::size_t m_maxLine;

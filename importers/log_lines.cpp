@@ -20,14 +20,14 @@ namespace {
 
 bool isAppFormat(const std::string& format)
 {
-    return format == "app" || format == "slurm-out";
+    return format == "app" || format == "slurm-out" || format == "plain";
 }
 
 /// Formats whose every record starts with a stamp or header, so that a line without one continues a record.
 bool isStampedFormat(const std::string& f)
 {
-    return f == "dmesg-raw" || f == "dmesg-T" || f == "rfc3164" || f == "iso8601" || f == "rfc5424" ||
-        f == "slurm-daemon" || f == "fabricmanager";
+    return f == "dmesg-raw" || f == "dmesg-T" || f == "dmesg-reltime" || f == "kernel-bare" || f == "rfc3164" ||
+        f == "iso8601" || f == "rfc5424" || f == "slurm-daemon" || f == "fabricmanager";
 }
 
 /// Terminal-wrap joining and per-rank Python traceback joining for application logs.

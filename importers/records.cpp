@@ -85,7 +85,7 @@ bool sanitizeUtf8(std::string& text)
 
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
 {
-    if (sniffed.format != "app" && sniffed.format != "slurm-out")
+    if (sniffed.format != "app" && sniffed.format != "slurm-out" && sniffed.format != "plain")
         return 0;
     std::vector<std::string_view> lines;
     for (std::size_t pos = 0; pos < head.size() && lines.size() < 2000;) {

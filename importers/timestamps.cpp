@@ -257,6 +257,65 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s)
     return match;
 }
 
+std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)
+{
+    std::size_t pos = 0;
+    int month = 0, day = 0, hour = 0, minute = 0, second = 0;
+    // strftime("%b%e %H:%M"): `Dec 1 10:00`, `Dec10 10:00`; other writers pad the day with a blank or zero.
+    if (!expect(s, pos, '[') || pos + 3 > s.size() || (month = monthFromAbbrev(s.substr(pos, 3))) == 0)
+        return std::nullopt;
+    pos += 3;
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    if (!readDigits(s, pos, 2, day) && !readDigits(s, pos, 1, day))
+        return std::nullopt;
+    if (!expect(s, pos, ' '))
+        return std::nullopt;
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    if (!readDigits(s, pos, 2, hour) || !expect(s, pos, ':') || !readDigits(s, pos, 2, minute) || hour > 23 ||
+        minute > 59)
+        return std::nullopt;
+    if (pos < s.size() && s[pos] == ':' && (!readDigits(s, ++pos, 2, second) || second > 60))
+        return std::nullopt;
+    if (!expect(s, pos, ']') || !validDate(year, month, day))
+        return std::nullopt;
+    StampMatch match;
+    match.time = makeTime(year, month, day, hour, minute, second);
+    match.length = pos;
+    match.hasYear = false;
+    return match;
+}
+
+std::optional<StampMatch> parseDmesgDelta(std::string_view s)
+{
+    std::size_t pos = 0;
+    if (!expect(s, pos, '['))
+        return std::nullopt;
+    const bool angle = pos < s.size() && s[pos] == '<';
+    pos += angle ? 1 : 0;
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    if (!expect(s, pos, '+'))
+        return std::nullopt;
+    std::int64_t seconds = 0;
+    const char* begin = s.data() + pos;
+    const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), seconds);
+    if (ec != std::errc() || end == begin || end - begin > 10)
+        return std::nullopt;
+    pos += static_cast<std::size_t>(end - begin);
+    long nanos = 0;
+    const std::size_t fractionStart = pos;
+    readFraction(s, pos, nanos, false);
+    if (pos == fractionStart || (angle && !expect(s, pos, '>')) || !expect(s, pos, ']'))
+        return std::nullopt;
+    StampMatch match;
+    match.time = seconds * engine::NsPerSec + nanos;
+    match.length = pos;
+    match.hasYear = false;
+    return match;
+}
+
 std::optional<StampMatch> parseGlog(std::string_view s, int year)
 {
     std::size_t pos = 0;

@@ -30,6 +30,12 @@ std::optional<StampMatch> parseRfc3164(std::string_view s, int year);
 std::optional<StampMatch> parseDmesgT(std::string_view s);
 /// Raw dmesg `[ 1234.567890]`: returns seconds since boot in `time` (as ns), including the brackets.
 std::optional<StampMatch> parseDmesgRaw(std::string_view s);
+/// `dmesg -H` / `--reltime` minute header `[Dec 1 10:00]` (seconds optional, no year; `year` supplies it),
+/// including the brackets.
+std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year);
+/// `dmesg -H` / `--reltime` delta to the previous message `[  +0.000123]` (also `[<    +0.000123>]`), including
+/// the brackets; `time` holds the delta in ns.
+std::optional<StampMatch> parseDmesgDelta(std::string_view s);
 /// glog / PyTorch c10 `[E1206 18:44:12.715298746 ` style `LMMDD HH:MM:SS.frac` (no year).
 std::optional<StampMatch> parseGlog(std::string_view s, int year);
 /// Fabric Manager `[Jul 23 2024 07:53:55]` including the brackets.

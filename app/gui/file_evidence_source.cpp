@@ -287,7 +287,10 @@ QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, c
         return spans;
     const std::string utf8 = text.toStdString();
     for (const auto& rule : m_catalog->extractors()) {
-        if (!rule.re || std::find(rule.sources.begin(), rule.sources.end(), kind) == rule.sources.end())
+        // Plain text (kind text) is read by every extractor, as in the analysis.
+        const bool reads = kind == engine::SourceKind::Text ||
+            std::find(rule.sources.begin(), rule.sources.end(), kind) != rule.sources.end();
+        if (!rule.re || !reads)
             continue;
         const int groups = rule.re->NumberOfCapturingGroups();
         std::vector<re2::StringPiece> match(static_cast<std::size_t>(groups) + 1);

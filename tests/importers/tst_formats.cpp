@@ -284,11 +284,13 @@ private Q_SLOTS:
         QCOMPARE(r.records[3].metric, std::string("DCGM_FI_DEV_XID_ERRORS"));
     }
 
-    void jsonThatIsNoKnownFormatIsSkipped()
+    void jsonThatIsNoKnownFormatIsReadAsPlainText()
     {
         const auto r = tests::readAll("{\"hello\": \"world\"}\n", "misc.json");
-        QCOMPARE(r.sniffed.kind, SourceKind::Unknown);
-        QVERIFY(r.sniffed.format.empty());
+        QCOMPARE(r.sniffed.kind, SourceKind::Text);
+        QCOMPARE(r.sniffed.format, std::string("plain"));
+        QCOMPARE(r.records.size(), std::size_t(1));
+        QCOMPARE(r.records[0].text, std::string("{\"hello\": \"world\"}"));
     }
 };
 

@@ -199,11 +199,13 @@ void addEdgeSniffRows()
              "", SourceKind::Unknown, "", "binary content");
     sniffRow("empty", "", "", SourceKind::Unknown, "", "empty file");
     sniffRow("only whitespace", "\n\n   \r\n\t\n", "", SourceKind::Unknown, "", "empty file");
-    sniffRow("json object", "{\"job\": {\"id\": 1}}\n", "workload.json", SourceKind::Unknown, "", "json");
-    sniffRow("json lines", "{\"a\":1}\n{\"a\":2}\n", "", SourceKind::Unknown, "", "json");
-    sniffRow("json array", "\n  [\n  {\"a\": 1}\n]\n", "", SourceKind::Unknown, "", "json");
-    sniffRow("plain job output", "about to fail\ntask 0 on vm\ntask 1 on vm\n", "fail.out.txt", SourceKind::Unknown, "",
-             "unrecognized format");
+    sniffRow("json object", "{\"job\": {\"id\": 1}}\n", "workload.json", SourceKind::Text, "plain", "JSON");
+    sniffRow("json lines", "{\"a\":1}\n{\"a\":2}\n", "", SourceKind::Text, "plain", "JSON");
+    sniffRow("json array", "\n  [\n  {\"a\": 1}\n]\n", "", SourceKind::Text, "plain", "JSON");
+    sniffRow("plain job output", "about to fail\ntask 0 on vm\ntask 1 on vm\n", "fail.out.txt", SourceKind::Text,
+             "plain", "read as plain text");
+    sniffRow("mixed forms", "[ 1.000000] a\n[ 2.000000] b\nDec  1 10:00:00 h kernel: c\nDec  1 10:00:01 h kernel: d\n",
+             "", SourceKind::Text, "plain", "several formats");
     sniffRow("tie: path says dmesg", "[ 1.000000] a\n[rank0]:b\n", "node1/dmesg.txt", SourceKind::Kernel, "dmesg-raw");
     sniffRow("tie: path says rank log", "[ 1.000000] a\n[rank0]:b\n", "logs/rank0.log", SourceKind::App, "app");
     sniffRow("path alone does not decide", "[ 1.000000] a\n[ 2.000000] b\n[rank0]:c\n", "rank0.log", SourceKind::Kernel,
@@ -329,7 +331,7 @@ void addSlurmAndFabricParseRows()
              "slurmstepd: error: Detected 1 oom-kill event(s) in StepId=7.batch.",
              {.text = "error: Detected 1 oom-kill event(s) in StepId=7.batch."});
     parseRow("srun line kept", "slurm-out", "srun: error: vm: tasks 0-1: Exited with exit code 1",
-             {.text = "srun: error: vm: tasks 0-1: Exited with exit code 1"});
+             {.host = "vm", .text = "srun: error: vm: tasks 0-1: Exited with exit code 1"});
     parseRow("app line in job output", "slurm-out", glogLine(),
              {.time = makeTime(2026, 12, 6, 18, 44, 12, 715298746),
               .source = TS::YearInferred,
@@ -492,7 +494,7 @@ void TestLineFormat::sniffThenParseSlurmSample()
         if (!parsed.host.empty())
             hosts << str(parsed.host);
     }
-    QCOMPARE(hosts, QStringList({"vm", "vm"}));
+    QCOMPARE(hosts, QStringList({"vm", "vm", "vm"}));  // slurmstepd-vm twice, then `srun: error: vm: task 0`
 }
 
 QTEST_APPLESS_MAIN(TestLineFormat)

@@ -121,6 +121,7 @@ void VerdictPanel::rebuild()
     addCoverage(layout);
     addRootCause(layout);
     addCandidates(layout);
+    addLeads(layout);
     addAction(layout);
     addFooter(layout);
     layout->addStretch(1);
@@ -210,6 +211,21 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
     }
     if (!v.candidates.front().separatedBy.empty())
         layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(v.candidates.front().separatedBy), this));
+}
+
+void VerdictPanel::addLeads(QVBoxLayout* layout)
+{
+    const Verdict& v = m_analysis->r().verdict;
+    if (v.leads.empty())
+        return;
+    layout->addWidget(heading(QStringLiteral("Leads: no rule explains the failure; start reading here"), this));
+    for (const Lead& lead : v.leads) {
+        layout->addWidget(text(sanitizeLine(qs(lead.file)) + QStringLiteral(":") + QString::number(lead.line), this));
+        QLabel* line = text(sanitizeLine(qs(lead.text)), this);
+        line->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+        line->setStyleSheet(QStringLiteral("background: #fffcf0; border-left: 4px solid #9e9e9e; padding: 4px"));
+        layout->addWidget(line);
+    }
 }
 
 void VerdictPanel::addCoverage(QVBoxLayout* layout)

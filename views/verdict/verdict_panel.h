@@ -37,6 +37,7 @@ private:
     void addRootCause(QVBoxLayout* layout);
     void addAction(QVBoxLayout* layout);
     void addCandidates(QVBoxLayout* layout);
+    void addLeads(QVBoxLayout* layout);
     void addCoverage(QVBoxLayout* layout);
     void addFooter(QVBoxLayout* layout);
     QWidget* replaceContent();

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Any readable text is evidence: plain-text reading with per-line stamps and prefixes, dmesg -H / --reltime,
+// journalctl -k, stampless `kernel:` lines, framework stamps, launcher prefixes, the node a line names, and
+// files whose first line is a 100 KiB progress bar.
+#include "importer_test_util.h"
+
+#include "importers/bundle.h"
+#include "importers/timestamps.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attrib;
+using namespace attrib::importers;
+using engine::NoTime;
+using engine::SourceKind;
+using engine::TimeSource;
+
+namespace {
+
+constexpr qint64 Ms = 1'000'000;
+
+/// One line of a plain-text file and what the plain parser should make of it.
+struct Line {
+    const char* text;
+    qint64 time;
+    TimeSource source;
+    const char* host;
+    const char* body;
+    int rank = -1;
+    int gpu = -1;
+};
+
+QString str(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+/// Parses `lines` in order with one plain-text parser (year 2026) and compares every field.
+void checkPlain(const std::vector<Line>& lines)
+{
+    auto parser = makeParser(Sniffed{SourceKind::Text, "plain", {}}, TimeHints{2026, NoTime});
+    for (const auto& l : lines) {
+        ParsedLine parsed;
+        QVERIFY2(parser->parse(l.text, parsed), l.text);
+        QCOMPARE(str(parsed.text), QString::fromUtf8(l.body));
+        QCOMPARE(parsed.time, l.time);
+        QCOMPARE(int(parsed.timeSource), int(l.source));
+        QCOMPARE(str(parsed.host), QString::fromUtf8(l.host));
+        QCOMPARE(parsed.rank, l.rank);
+        QCOMPARE(parsed.gpu, l.gpu);
+    }
+}
+
+std::string progressBar(std::size_t bytes)
+{
+    std::string bar;
+    for (int step = 0; bar.size() < bytes; ++step)
+        bar += "\rEpoch 0:  " + std::to_string(step % 100) + "%|#####     | " + std::to_string(step) +
+            "/100000 [00:01<00:10, 9.5it/s, loss=2.31]";
+    return bar;
+}
+
+const char* const Xid79 =
+    "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.";
+
+}  // namespace
+
+class TestPlainText : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sniffing_data();
+    void sniffing();
+    void dmesgHumanAndReltime();
+    void journalctlAndSyslogWithoutYear();
+    void kernelLinesWithoutStamp();
+    void frameworkStamps();
+    void launcherPrefixes();
+    void nodeNamedByLine();
+    void mixedFormsKeepEachLinesStamp();
+    void carriageReturnSegmentsSplit();
+    void hugeFirstLineDoesNotHideFile();
+    void excerptWithoutNodesFolder();
+    void metadataIsNeitherEvidenceNorSkipped();
+};
+
+void TestPlainText::sniffing_data()
+{
+    QTest::addColumn<QByteArray>("head");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("excerpt pasted into a ticket")
+        << QByteArray("we saw this on the node before the job died:\n") + Xid79 + "\nthen it hung\n"
+        << int(SourceKind::Text) << "plain";
+    QTest::newRow("json of no known schema")
+        << QByteArray("{\"x\": [1, 2], \"msg\": \"hello\"}\n") << int(SourceKind::Text) << "plain";
+    QTest::newRow("dmesg -H") << QByteArray("[Dec 1 10:00] a\n[  +0.000123] b\n[  +1.5] c\n") << int(SourceKind::Kernel)
+                              << "dmesg-reltime";
+    QTest::newRow("kernel: lines") << QByteArray("kernel: a\nkernel: b\ngpu-n07 kernel: [ 1.5] c\n")
+                                   << int(SourceKind::Kernel) << "kernel-bare";
+    QTest::newRow("journalctl -k short")
+        << QByteArray("Dec 01 10:00:00 gpu-n07 kernel: a\nDec 01 10:00:01 gpu-n07 kernel: b\n")
+        << int(SourceKind::Kernel) << "rfc3164";
+    QTest::newRow("journalctl -k short-iso")
+        << QByteArray("2026-12-01T10:00:00+0000 gpu-n07 kernel: a\n2026-12-01T10:00:01+0000 gpu-n07 kernel: b\n")
+        << int(SourceKind::Kernel) << "iso8601";
+    QTest::newRow("progress bar first line")
+        << QByteArray::fromStdString(progressBar(100 * 1024) + "\n[rank0]:a\n[rank0]:b\n") << int(SourceKind::App)
+        << "app";
+}
+
+void TestPlainText::sniffing()
+{
+    QFETCH(QByteArray, head);
+    QFETCH(int, kind);
+    QFETCH(QString, format);
+    const Sniffed sniffed = sniff(std::string_view(head.constData(), head.size()), "file.txt");
+    QCOMPARE(QString::fromStdString(sniffed.format), format);
+    QCOMPARE(int(sniffed.kind), kind);
+}
+
+void TestPlainText::dmesgHumanAndReltime()
+{
+    const qint64 t0 = makeTime(2026, 12, 1, 10, 0, 0);
+    checkPlain({{"[Dec 1 10:00] a", t0, TimeSource::YearInferred, "", "a"},
+                {"[  +0.000123] b", t0 + 123'000, TimeSource::YearInferred, "", "b"},
+                {"[<    +2.500000>] c", t0 + 2'500'123'000, TimeSource::YearInferred, "", "c"},
+                {"[Dec10 11:30] d", makeTime(2026, 12, 10, 11, 30, 0), TimeSource::YearInferred, "", "d"}});
+}
+
+void TestPlainText::journalctlAndSyslogWithoutYear()
+{
+    checkPlain({{"Dec 01 10:00:00 gpu-n07 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
+                 "gpu-n07", "NVRM: x"},
+                {"Dec  1 10:00:00.250000 gpu-n07 kernel: y", makeTime(2026, 12, 1, 10, 0, 0) + 250 * Ms,
+                 TimeSource::YearInferred, "gpu-n07", "y"},
+                {"2026-12-01T10:00:00+0100 gpu-n08 kernel: [ 12.5] z", makeTime(2026, 12, 1, 9, 0, 0),
+                 TimeSource::Absolute, "gpu-n08", "z"},
+                {"Jan  2 00:00:01 gpu-n07 systemd[1]: w", makeTime(2027, 1, 2, 0, 0, 1), TimeSource::YearInferred,
+                 "gpu-n07", "systemd[1]: w"}});
+}
+
+void TestPlainText::kernelLinesWithoutStamp()
+{
+    checkPlain({{"kernel: NVRM: a", NoTime, TimeSource::None, "", "NVRM: a"},
+                {"gpu-n07 kernel: [ 12.500000] b", 12'500'000'000, TimeSource::BootRelative, "gpu-n07", "b"},
+                {"<3>kernel: c", NoTime, TimeSource::None, "", "c"}});
+}
+
+void TestPlainText::frameworkStamps()
+{
+    checkPlain(
+        {{"2026-01-02 03:04:05,123 - root - ERROR - boom", makeTime(2026, 1, 2, 3, 4, 5) + 123 * Ms,
+          TimeSource::Absolute, "", "- root - ERROR - boom"},
+         {"I0102 03:04:05.500000  1234 foo.cc:12] glog", makeTime(2026, 1, 2, 3, 4, 5) + 500 * Ms,
+          TimeSource::YearInferred, "", "glog"},
+         {"2026-01-02T03:04:06.5Z iso", makeTime(2026, 1, 2, 3, 4, 6) + 500 * Ms, TimeSource::Absolute, "", "iso"},
+         {"[2026-01-02 03:04:07,000] INFO py", makeTime(2026, 1, 2, 3, 4, 7), TimeSource::Absolute, "", "INFO py"},
+         {"[E102 03:04:08.0 ProcessGroupNCCL.cpp:607] c10", makeTime(2026, 1, 2, 3, 4, 8), TimeSource::YearInferred, "",
+          "c10"}});
+}
+
+void TestPlainText::launcherPrefixes()
+{
+    checkPlain({{"[rank3]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 3},
+                {"[1,2]<stderr>:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
+                {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
+                {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
+                {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
+                {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9}});
+}
+
+void TestPlainText::nodeNamedByLine()
+{
+    checkPlain(
+        {{"gpu-n07:4242:4300 [3] NCCL WARN NET/IB : Got completion with error 12", NoTime, TimeSource::None, "gpu-n07",
+          "gpu-n07:4242:4300 [3] NCCL WARN NET/IB : Got completion with error 12", -1, 3},
+         {"srun: error: gpu-n09: task 12: Exited with exit code 1", NoTime, TimeSource::None, "gpu-n09",
+          "srun: error: gpu-n09: task 12: Exited with exit code 1"},
+         {"[gpu-n11:31337] *** Process received signal ***", NoTime, TimeSource::None, "gpu-n11",
+          "*** Process received signal ***"},
+         {"10.1.2.3:11:12 [0] NCCL INFO ok", NoTime, TimeSource::None, "10.1.2.3", "10.1.2.3:11:12 [0] NCCL INFO ok",
+          -1, 0},
+         {"srun: error: Unable to create step", NoTime, TimeSource::None, "", "srun: error: Unable to create step"}});
+    QCOMPARE(shortHost("10.1.2.3"), std::string("10.1.2.3"));
+    QCOMPARE(shortHost("GPU-N07.cluster.local"), std::string("gpu-n07"));
+}
+
+void TestPlainText::mixedFormsKeepEachLinesStamp()
+{
+    const std::string text = std::string("notes from the on-call engineer\n") + "[Tue Dec  1 10:00:00 2026] NVRM: a\n" +
+        "Dec  1 10:00:01 gpu-n07 kernel: b\n" + "[2026-12-01 10:00:02,000] ERROR c\n" + "no stamp here\n" +
+        "[Dec 1 10:01] d\n" + "[  +0.5] e\n";
+    const auto read = tests::readAll(text, "notes.txt");
+    QCOMPARE(QString::fromStdString(read.sniffed.format), QStringLiteral("plain"));
+    QCOMPARE(read.records.size(), std::size_t(7));
+    const qint64 t0 = makeTime(2026, 12, 1, 10, 0, 0);
+    QCOMPARE(read.records[0].time, NoTime);
+    QCOMPARE(read.records[1].time, t0);
+    QCOMPARE(read.records[2].time, t0 + 1'000'000'000);
+    QCOMPARE(QString::fromStdString(read.records[2].host), QStringLiteral("gpu-n07"));
+    QCOMPARE(read.records[3].time, t0 + 2'000'000'000);
+    QCOMPARE(read.records[4].time, NoTime);
+    QCOMPARE(read.records[5].time, t0 + 60'000'000'000);
+    QCOMPARE(read.records[6].time, t0 + 60'500'000'000);
+    QCOMPARE(QString::fromStdString(read.records[6].text), QStringLiteral("e"));
+}
+
+void TestPlainText::carriageReturnSegmentsSplit()
+{
+    const std::string text = "[rank0]:start\n\r 10%|#| 1/10\r 20%|##| 2/10\r100%|####| 10/10\n[rank0]:done\r\n";
+    const auto read = tests::readAll(text, "rank0.log");
+    QStringList texts;
+    for (const auto& r : read.records)
+        texts << QString::fromStdString(r.text);
+    QCOMPARE(texts, QStringList({"start", " 10%|#| 1/10", " 20%|##| 2/10", "100%|####| 10/10", "done"}));
+    QCOMPARE(read.records[2].line, std::uint64_t(2));  // segments keep the physical line number
+    QCOMPARE(read.records[2].offset, std::uint64_t(text.find(" 20%")));
+    QCOMPARE(read.records[4].line, std::uint64_t(3));
+}
+
+void TestPlainText::hugeFirstLineDoesNotHideFile()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
+                            "total capacity of 79.15 GiB of which 1.06 GiB is free.";
+    tests::writeFile(root / "nodes/gpu-n03/rank-5.log", progressBar(100 * 1024) + "\n[rank5]: " + oom + "\n");
+    std::string noBreaks(100 * 1024, '=');  // a first line without any `\r`: still read, as plain text at worst
+    tests::writeFile(root / "nodes/gpu-n03/rank-6.log", noBreaks + "\n" + oom + "\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    for (const char* path : {"nodes/gpu-n03/rank-5.log", "nodes/gpu-n03/rank-6.log"}) {
+        const auto* cov = tests::fileCoverage(*outcome.result, path);
+        QVERIFY(cov);
+        QVERIFY2(cov->status != engine::CoverageStatus::Skipped, path);
+        QVERIFY(cov->kind != SourceKind::Unknown);
+    }
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("oom"));
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n03"));
+}
+
+void TestPlainText::excerptWithoutNodesFolder()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "ticket.txt",
+                     std::string("Pasted from the node:\n") + "gpu-n21 kernel: " + Xid79 + "\n" +
+                         "gpu-n21 kernel: NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n" +
+                         "and from the job output:\n" +
+                         "gpu-n04:811:902 [1] NCCL WARN NET/IB : Got completion from peer 10.0.0.21<55012> with "
+                         "error 12, opcode 0, len 0, vendor err 129 (Recv)\n" +
+                         "srun: error: gpu-n04: task 9: Exited with exit code 1\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto* cov = tests::fileCoverage(*outcome.result, "ticket.txt");
+    QVERIFY(cov);
+    QCOMPARE(int(cov->kind), int(SourceKind::Text));
+    QCOMPARE(int(cov->status), int(engine::CoverageStatus::Ok));
+    QVERIFY(!cov->errors.empty());
+    QVERIFY2(cov->errors.front().find("read as plain text: 6 lines") != std::string::npos, cov->errors[0].c_str());
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n21"));
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("gpu"));
+}
+
+void TestPlainText::metadataIsNeitherEvidenceNorSkipped()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "SOURCE", std::string("https://example.org/thread/1 ") + Xid79 + "\n");
+    tests::writeFile(root / "README.md", std::string("# Case\n") + Xid79 + "\n");
+    tests::writeFile(root / "expected.json", "{\"terminal_state\": \"unknown\"}\n");
+    tests::writeFile(root / "job.log", "nothing interesting happened\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    for (const auto& f : outcome.result->fileCoverage) {
+        QVERIFY2(f.status != engine::CoverageStatus::Skipped, f.path.c_str());
+        QVERIFY2(f.errors.empty() || f.path == "job.log", f.path.c_str());
+    }
+    QVERIFY(outcome.result->symptoms.empty());
+    for (const auto& c : outcome.result->coverage)
+        QVERIFY(c.status != engine::CoverageStatus::Skipped);
+}
+
+QTEST_APPLESS_MAIN(TestPlainText)
+#include "tst_plain_text.moc"

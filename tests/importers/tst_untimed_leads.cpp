@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Decisions without time (an excerpt whose lines carry no stamp still gets its causal verdict, and says the order
+// could not be checked) and leads (an unknown verdict lists the earliest error-level lines of each file).
+#include "importer_test_util.h"
+
+#include "engine/report.h"
+#include "importers/leads.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace attrib;
+
+namespace {
+
+const engine::TraceStep* stepDemoting(const engine::AnalysisResult& r, const std::string& target)
+{
+    for (const auto& step : r.trace)
+        for (const auto& change : step.changes)
+            if (change.symptom == target && change.to == engine::SymptomStatus::Demoted)
+                return &step;
+    return nullptr;
+}
+
+}  // namespace
+
+class TestUntimedLeads : public QObject {
+    Q_OBJECT
+
+private slots:
+    void untimedExcerptStillDecides();
+    void unknownVerdictListsLeads();
+    void errorLevelWords();
+};
+
+void TestUntimedLeads::untimedExcerptStillDecides()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    // Copied out of a ticket: no line has a timestamp, and the files are not in nodes/ folders.
+    tests::writeFile(root / "dmesg-excerpt.txt",
+                     "gpu-n21 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has "
+                     "fallen off the bus.\n"
+                     "gpu-n21 kernel: NVRM: GPU 0000:3b:00.0: GPU has fallen off the bus.\n");
+    tests::writeFile(root / "job-output.txt",
+                     "gpu-n04:811:902 [1] NCCL WARN NET/IB : Got completion from peer 10.0.0.21<55012> with error "
+                     "12, opcode 0, len 0, vendor err 129 (Recv) localGid ::ffff:10.0.0.4 remoteGidsfe80::1\n"
+                     "gpu-n04:811:902 [1] NCCL INFO transport/net.cc:1140 -> 6\n"
+                     "RuntimeError: NCCL communicator was aborted on rank 9. Original reason for failure was: NCCL "
+                     "error: remote process exited or there was a network error, NCCL version 2.21.5\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& r = *outcome.result;
+    QCOMPARE(QString::fromStdString(r.verdict.terminalState), QStringLiteral("hardware_failure"));
+    QCOMPARE(QString::fromStdString(r.verdict.subDomain), QStringLiteral("gpu"));
+    QVERIFY(r.verdict.rootCause);
+    QCOMPARE(QString::fromStdString(r.verdict.rootCause->node), QStringLiteral("gpu-n21"));
+    QVERIFY2(r.verdict.explanation.find("order of events could not be checked") != std::string::npos,
+             r.verdict.explanation.c_str());
+    bool demotedComm = false;
+    for (const auto& s : r.symptoms) {
+        if (s.node != "gpu-n04" || s.status != engine::SymptomStatus::Demoted)
+            continue;
+        demotedComm = true;
+        const auto* step = stepDemoting(r, s.id);
+        QVERIFY2(step, s.id.c_str());
+        const auto window = step->details.find("window");
+        QVERIFY(window != step->details.end());
+        QVERIFY2(window->second.find("count as co-occurring") != std::string::npos, window->second.c_str());
+    }
+    QVERIFY(demotedComm);
+    QVERIFY(r.verdict.leads.empty());  // a verdict that is not unknown has no leads
+}
+
+void TestUntimedLeads::unknownVerdictListsLeads()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "a.log",
+                     "starting frobnicator\nstep 1 ok\nERROR frobnicator quorum lost (code 7)\nFatal: giving up\n"
+                     "ERROR again\nERROR and a fourth one\n");
+    tests::writeFile(root / "b.log", "all quiet\nnothing to see\n");
+    tests::writeFile(root / "c.log", "[rank2]: widget exception in handler\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& v = outcome.result->verdict;
+    QCOMPARE(QString::fromStdString(v.terminalState), QStringLiteral("unknown"));
+    QCOMPARE(v.leads.size(), std::size_t(4));  // three from a.log (the earliest), one from c.log
+    QCOMPARE(QString::fromStdString(v.leads[0].file), QStringLiteral("a.log"));
+    QCOMPARE(v.leads[0].line, std::uint64_t(3));
+    QCOMPARE(QString::fromStdString(v.leads[0].text), QStringLiteral("ERROR frobnicator quorum lost (code 7)"));
+    QCOMPARE(v.leads[2].line, std::uint64_t(5));
+    QCOMPARE(QString::fromStdString(v.leads[3].file), QStringLiteral("c.log"));
+    QCOMPARE(QString::fromStdString(v.leads[3].text), QStringLiteral("widget exception in handler"));
+    const auto json = engine::verdictToJson(*outcome.result);
+    QVERIFY(json.contains("leads"));
+    QCOMPARE(json["leads"].size(), std::size_t(4));
+    QCOMPARE(QString::fromStdString(json["leads"][0]["file"].get<std::string>()), QStringLiteral("a.log"));
+    QCOMPARE(json["leads"][0]["line"].get<int>(), 3);
+    const std::string text = engine::reportText(*outcome.result);
+    QVERIFY2(text.find("Lead:") != std::string::npos && text.find("a.log:3  ERROR frobnicator") != std::string::npos,
+             text.c_str());
+    QVERIFY(engine::reportMarkdown(*outcome.result).find("| Lead | a.log:3") != std::string::npos);
+    QVERIFY(v.explanation.find("leads") != std::string::npos);
+}
+
+void TestUntimedLeads::errorLevelWords()
+{
+    for (const char* line : {"ERROR x", "error: x", "Traceback (most recent call last):", "Segmentation fault",
+                             "RuntimeError: x", "Killed", "task failed", "kernel panic", "CRITICAL disk"})
+        QVERIFY2(importers::isErrorLevel(line), line);
+    for (const char* line : {"GPU available: True", "terror", "step 10 loss 2.1", "failover configured"})
+        QVERIFY2(!importers::isErrorLevel(line), line);
+}
+
+QTEST_APPLESS_MAIN(TestUntimedLeads)
+#include "tst_untimed_leads.moc"
