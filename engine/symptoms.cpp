@@ -141,7 +141,18 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
             rules.push_back(&entry);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
     for (const auto* entry : rules) {
-        events = entry->rule->run(std::move(events), context, catalog, trace);
+        std::vector<Event> input = events;  // kept: a rule that throws (a config of the wrong type) changes nothing
+        try {
+            events = entry->rule->run(std::move(input), context, catalog, trace);
+        } catch (const std::exception& e) {
+            TraceStep step;
+            step.phase = "early";
+            step.rule = entry->id;
+            step.action = "error";
+            step.fired = false;
+            step.summary = std::string("rule failed and was skipped: ") + e.what();
+            trace.record(std::move(step));
+        }
         sortAndNumberEvents(events);
     }
     return events;

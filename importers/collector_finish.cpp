@@ -47,6 +47,11 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
         problems.push_back(plural(stats.invalidUtf8, "line") + " with invalid UTF-8");
     if (stats.skipped > 0)
         problems.push_back(plural(stats.skipped, "unusable line") + " skipped");
+    for (const TimeNs t : {cov.first, cov.last})
+        if (t != NoTime && !plausibleEpochSeconds(t / NsPerSec)) {
+            problems.push_back("implausible time stamps (year " + std::to_string(yearOf(t)) + ")");
+            break;
+        }
     if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
         problems.push_back("no timestamps: times unknown, line order kept");
     if (problems.empty())

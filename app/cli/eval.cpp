@@ -3,6 +3,7 @@
 #include "app/cli/cli.h"
 
 #include "engine/expectation.h"
+#include "engine/safe_text.h"
 #include "engine/verdict_json.h"
 #include "importers/analyzer.h"
 
@@ -65,7 +66,7 @@ int runEval(const EvalOptions& o, const CliContext& cli)
 {
     const auto bundles = bundlesUnder(o.dir);
     if (bundles.empty()) {
-        std::cerr << "attrib: no bundle with an expected.json under " << o.dir << "\n";
+        std::cerr << "attrib: no bundle with an expected.json under " << engine::terminalSafe(o.dir) << "\n";
         return 2;
     }
     const auto catalog = loadCatalogFor(o.rulesDir, cli);
@@ -79,7 +80,8 @@ int runEval(const EvalOptions& o, const CliContext& cli)
         try {
             in >> expected;
         } catch (const std::exception& e) {
-            std::cout << bundle.filename().string() << ": invalid expected.json: " << e.what() << "\n";
+            std::cout << engine::terminalSafe(bundle.filename().string() + ": invalid expected.json: " + e.what())
+                      << "\n";
             ++score.total;
             continue;
         }
@@ -88,8 +90,11 @@ int runEval(const EvalOptions& o, const CliContext& cli)
         nlohmann::json got = nlohmann::json::object();
         std::vector<std::string> failures;
         if (outcome.result) {
-            got = nlohmann::json::parse(engine::verdictToJson(*outcome.result).dump());
-            failures = engine::compareWithExpected(engine::verdictToJson(*outcome.result), expected);
+            // Round trip through the JSON output (invalid UTF-8 in names becomes U+FFFD, as in `analyze --json`).
+            const auto verdict =
+                nlohmann::ordered_json::parse(engine::dumpJson(engine::verdictToJson(*outcome.result)));
+            got = nlohmann::json::parse(verdict.dump());
+            failures = engine::compareWithExpected(verdict, expected);
         } else {
             failures.push_back(outcome.error);
         }
@@ -101,15 +106,16 @@ int runEval(const EvalOptions& o, const CliContext& cli)
         score.subDomain += domainOk;
         score.node += nodeOk;
         score.passed += failures.empty();
-        std::cout << std::setw(28) << bundle.filename().string() << std::setw(44)
-                  << (field(expected, "terminal_state") + "/" + field(expected, "sub_domain") + "/" +
-                      rootNode(expected))
+        std::cout << std::setw(28) << engine::terminalSafe(bundle.filename().string()) << std::setw(44)
+                  << engine::terminalSafe(field(expected, "terminal_state") + "/" + field(expected, "sub_domain") +
+                                          "/" + rootNode(expected))
                   << std::setw(44)
-                  << (field(got, "terminal_state") + "/" + field(got, "sub_domain") + "/" + rootNode(got))
+                  << engine::terminalSafe(field(got, "terminal_state") + "/" + field(got, "sub_domain") + "/" +
+                                          rootNode(got))
                   << (failures.empty() ? "pass" : "FAIL") << "\n";
         if (o.verbose || !failures.empty())
             for (const auto& f : failures)
-                std::cout << "    " << f << "\n";
+                std::cout << "    " << engine::terminalSafe(f) << "\n";
     }
     std::cout << "\nterminal_state " << score.terminal << "/" << score.total << ", sub_domain " << score.subDomain
               << "/" << score.total << ", root-cause node " << score.node << "/" << score.total << "\n";
