@@ -163,30 +163,43 @@ void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
 
 namespace {
 
+/// Compiled size allowed for one source kind's RE2::Set (the whole catalog's patterns total ~11,000).
+constexpr long MaxSetProgram = 100000;
+
 /// Leaves out, one at a time (largest program first), the extractors without which each source kind's
-/// RE2::Set compiles, so one rule cannot silence every rule of its kinds.
+/// RE2::Set stays under its size cap and compiles, so one rule cannot silence every rule of its kinds nor make
+/// every analysis compile a huge set.
 void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
 {
     for (int k = 0; k < SourceKindCount; ++k) {
         const auto kind = static_cast<SourceKind>(k);
         std::vector<std::size_t> members;
+        long total = 0;
         for (std::size_t i = 0; i < extractors.size(); ++i)
-            if (extractors[i].re && std::count(extractors[i].sources.begin(), extractors[i].sources.end(), kind))
+            if (extractors[i].re && std::count(extractors[i].sources.begin(), extractors[i].sources.end(), kind)) {
                 members.push_back(i);
+                total += extractors[i].re->ProgramSize();
+            }
         for (;;) {
-            re2::RE2::Set set(re2::RE2::Options(), re2::RE2::UNANCHORED);
-            for (const std::size_t i : members)
-                set.Add(extractors[i].pattern, nullptr);
-            if (members.empty() || set.Compile())
+            if (members.empty())
                 break;
+            if (total <= MaxSetProgram) {
+                re2::RE2::Set set(re2::RE2::Options(), re2::RE2::UNANCHORED);
+                for (const std::size_t i : members)
+                    set.Add(extractors[i].pattern, nullptr);
+                if (set.Compile())
+                    break;
+            }
             const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
                 return extractors[a].re->ProgramSize() < extractors[b].re->ProgramSize();
             });
             ExtractorRule& rule = extractors[*worst];
             diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
-                                   std::string("the ") + toString(kind) +
-                                       " pattern set does not compile with this rule's pattern (program size " +
-                                       std::to_string(rule.re->ProgramSize()) + "); rule left out"});
+                                   std::string("the ") + toString(kind) + " pattern set (" + std::to_string(total) +
+                                       " instructions, cap " + std::to_string(MaxSetProgram) +
+                                       ") does not compile with this rule's pattern of " +
+                                       std::to_string(rule.re->ProgramSize()) + "; rule left out"});
+            total -= rule.re->ProgramSize();
             rule.re.reset();
             members.erase(worst);
         }
@@ -216,10 +229,10 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
+    isolateSetFailures(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
     evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules, cat->m_priorityTables,
                          cat->m_caseResults, cat->m_diagnostics);
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
-    isolateSetFailures(cat->m_extractors, cat->m_diagnostics);
     return cat;
 }
 

@@ -2,7 +2,7 @@
 // libarchive wrappers: probing, listing and streaming archive members and compressed files, all in memory,
 // each stream checked against the decompression budget and ratio limit.
 #include "importers/archive.h"
-#include "importers/archive_gzip.h"
+#include "importers/archive_meter.h"
 #include "importers/file_open.h"
 
 #include <archive.h>
@@ -18,109 +18,9 @@
 
 namespace attrib::importers {
 
+using namespace detail;
+
 namespace {
-
-constexpr std::size_t CallbackBlock = 64 * 1024;
-
-struct ArchiveFree {
-    void operator()(archive* a) const
-    {
-        if (a)
-            archive_read_free(a);
-    }
-};
-using ArchivePtr = std::unique_ptr<archive, ArchiveFree>;
-
-std::string archiveError(archive* a, const char* fallback)
-{
-    const char* text = archive_error_string(a);
-    return text && *text ? std::string(text) : std::string(fallback);
-}
-
-std::string sizeText(std::uint64_t bytes)
-{
-    if (bytes >= (1ULL << 30))
-        return std::to_string(bytes >> 30) + " GiB";
-    if (bytes >= (1ULL << 20))
-        return std::to_string(bytes >> 20) + " MiB";
-    return std::to_string(bytes) + " bytes";
-}
-
-/// Counts one stream's output against the ratio limit and the analysis-wide budget.
-struct StreamMeter {
-    std::uint64_t compressed = 0;  ///< input size (0 = unknown: no ratio check)
-    std::uint64_t produced = 0;
-    DecompressionBudget* budget = nullptr;
-
-    std::string charge(std::uint64_t bytes)
-    {
-        produced += bytes;
-        if (budget) {
-            if (auto problem = budget->charge(bytes); !problem.empty())
-                return problem;
-        }
-        const double limit = budget ? budget->limits().maxCompressionRatio : ArchiveLimits().maxCompressionRatio;
-        const std::uint64_t floor = budget ? budget->limits().ratioFloorBytes : ArchiveLimits().ratioFloorBytes;
-        if (compressed > 0 && produced > floor &&
-            static_cast<double>(produced) > limit * static_cast<double>(compressed))
-            return "decompression ratio over " + std::to_string(static_cast<long>(limit)) + ":1 (" +
-                sizeText(produced) + " from " + sizeText(compressed) + "); stopped reading (zip bomb?)";
-        return {};
-    }
-};
-
-/// State behind decompressReader: libarchive pulls compressed bytes from `inner` through `onRead`.
-struct Decompressor {
-    ReadFn inner;
-    ArchivePtr handle;
-    std::array<char, CallbackBlock> block{};
-    StreamMeter meter;
-    ErrorSink error;
-    bool failed = false;
-    bool started = false;
-
-    static la_ssize_t onRead(archive* a, void* self, const void** out)
-    {
-        auto* d = static_cast<Decompressor*>(self);
-        const long got = d->inner ? d->inner(d->block.data(), d->block.size()) : 0;
-        if (got < 0) {
-            archive_set_error(a, EIO, "read error in the compressed data");
-            return -1;
-        }
-        *out = d->block.data();
-        return got;
-    }
-
-    long read(char* buffer, std::size_t capacity)
-    {
-        if (failed)
-            return -1;
-        if (!started) {
-            started = true;
-            archive_entry* entry = nullptr;
-            const int rc = archive_read_next_header(handle.get(), &entry);
-            if (rc == ARCHIVE_EOF)
-                return 0;
-            if (rc < ARCHIVE_WARN)
-                return fail(archiveError(handle.get(), "cannot decompress"));
-        }
-        const la_ssize_t got = archive_read_data(handle.get(), buffer, capacity);
-        if (got < 0)
-            return fail(archiveError(handle.get(), "decompression error"));
-        if (auto problem = meter.charge(static_cast<std::uint64_t>(got)); !problem.empty())
-            return fail(problem);
-        return static_cast<long>(got);
-    }
-
-    long fail(const std::string& text)
-    {
-        failed = true;
-        if (error)
-            *error = text;
-        errno = EIO;
-        return -1;
-    }
-};
 
 /// libarchive handle set up for tar and zip with every decompression filter.
 ArchivePtr newArchiveReader()
@@ -201,25 +101,6 @@ bool readableMember(archive_entry* entry, std::string_view name)
 
 }  // namespace
 
-std::string DecompressionBudget::charge(std::uint64_t bytes)
-{
-    m_used += bytes;
-    if (m_used > m_limits.maxDecompressedBytes)
-        return "decompressed size cap of " + sizeText(m_limits.maxDecompressedBytes) +
-            " reached (AnalyzeOptions::maxDecompressedBytes); stopped reading";
-    return {};
-}
-
-bool hasCompressionMagic(std::string_view h)
-{
-    auto starts = [&](std::string_view magic) { return h.substr(0, magic.size()) == magic; };
-    return starts("\x1f\x8b") || starts("BZh") ||
-        starts(std::string_view("\xfd"
-                                "7zXZ\0",
-                                6)) ||
-        starts("\x28\xb5\x2f\xfd") || starts("\x04\x22\x4d\x18");
-}
-
 bool hasArchiveMagic(std::string_view h)
 {
     if (h.substr(0, 4) == "PK\x03\x04" || h.substr(0, 4) == "PK\x05\x06")
@@ -246,72 +127,6 @@ Container probeFile(const std::string& path)
     if (archive_read_next_header(a.get(), &entry) < ARCHIVE_WARN)
         return Container::Compressed;
     return archive_format(a.get()) == ARCHIVE_FORMAT_RAW ? Container::Compressed : Container::Archive;
-}
-
-ReadFn decompressReader(ReadFn inner, std::uint64_t compressedSize, DecompressionBudget* budget, ErrorSink error)
-{
-    auto d = std::make_shared<Decompressor>();
-    d->inner = std::move(inner);
-    d->meter.compressed = compressedSize;
-    d->meter.budget = budget;
-    d->error = std::move(error);
-    d->handle.reset(archive_read_new());
-    archive_read_support_filter_all(d->handle.get());
-    archive_read_support_format_raw(d->handle.get());
-    if (archive_read_open(d->handle.get(), d.get(), nullptr, &Decompressor::onRead, nullptr) != ARCHIVE_OK)
-        d->fail(archiveError(d->handle.get(), "cannot open the compressed data"));
-    return [d](char* buffer, std::size_t capacity) { return d->read(buffer, capacity); };
-}
-
-namespace {
-
-/// Replays already-read leading bytes before the rest of a stream.
-struct Pushback {
-    std::string head;
-    std::size_t pos = 0;
-    ReadFn inner;
-
-    long read(char* buffer, std::size_t capacity)
-    {
-        if (pos < head.size()) {
-            const std::size_t n = std::min(capacity, head.size() - pos);
-            std::memcpy(buffer, head.data() + pos, n);
-            pos += n;
-            return static_cast<long>(n);
-        }
-        return inner(buffer, capacity);
-    }
-};
-
-}  // namespace
-
-ReadFn maybeDecompress(ReadFn inner, std::uint64_t compressedSize, DecompressionBudget* budget, ErrorSink error,
-                       bool& compressed)
-{
-    compressed = false;
-    auto p = std::make_shared<Pushback>();
-    p->inner = std::move(inner);
-    p->head.resize(8);
-    std::size_t got = 0;
-    while (got < p->head.size()) {
-        const long n = p->inner(p->head.data() + got, p->head.size() - got);
-        if (n <= 0)
-            break;
-        got += static_cast<std::size_t>(n);
-    }
-    p->head.resize(got);
-    ReadFn replay = [p](char* buffer, std::size_t capacity) { return p->read(buffer, capacity); };
-    if (!hasCompressionMagic(p->head))
-        return replay;
-    compressed = true;
-    if (p->head.substr(0, 2) == "\x1f\x8b") {  // gzip: zlib checks the CRC-32 and length trailers
-        auto meter = std::make_shared<StreamMeter>();
-        meter->compressed = compressedSize;
-        meter->budget = budget;
-        return detail::gzipReader(
-            std::move(replay), [meter](std::uint64_t bytes) { return meter->charge(bytes); }, std::move(error));
-    }
-    return decompressReader(std::move(replay), compressedSize, budget, std::move(error));
 }
 
 std::string unsafeMemberPath(std::string_view name)
@@ -361,6 +176,7 @@ ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
     meter.compressed = open->file.sizeAtOpen();
     meter.budget = &budget;
     std::uint64_t declared = 0;
+    std::size_t headers = 0;  // folders included: a flood of folder entries costs as much to list
     for (;;) {
         archive_entry* entry = nullptr;
         const int rc = archive_read_next_header(a, &entry);
@@ -373,11 +189,11 @@ ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
         const char* raw = archive_entry_pathname(entry);
         ArchiveMember m = describeMember(entry, raw ? raw : "");
         const bool folder = archive_entry_filetype(entry) == AE_IFDIR && unsafeMemberPath(m.name).empty();
-        if (!folder && (listing.members.size() >= limits.maxMembers || !budget.takeMember())) {
+        if (++headers > limits.maxMembers || !budget.takeMember()) {
             listing.error = "more than " +
-                std::to_string(listing.members.size() >= limits.maxMembers ? limits.maxMembers
-                                                                           : limits.maxMembersTotal) +
-                " members (cap per archive / per analysis); the rest is not listed";
+                (headers > limits.maxMembers ? std::to_string(limits.maxMembers) + " members in this archive"
+                                             : std::to_string(limits.maxMembersTotal) + " members per analysis") +
+                "; the rest is not listed";
             break;
         }
         if (!folder && m.problem.empty() && isFileEntry(entry)) {
@@ -464,8 +280,8 @@ std::string visitArchive(const std::string& path, const std::function<bool(const
         const ReadFn read = [stream](char* buffer, std::size_t capacity) { return stream->read(buffer, capacity); };
         if (!visit(name, read))
             return {};
-        if (stream->failed)
-            return error && !error->empty() ? *error : std::string("archive read stopped");
+        if (!meter.stopped.empty())
+            return "archive read stopped: " + meter.stopped;
         if (meter.budget && meter.budget->exhausted())
             return "decompressed size cap reached";
         if (auto problem = skipMember(a, meter); !problem.empty())  // what the visitor left unread

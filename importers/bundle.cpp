@@ -2,6 +2,7 @@
 // Bundle walking and workload.json.
 #include "importers/bundle.h"
 #include "importers/bundle_walk.h"
+#include "importers/file_open.h"
 #include "importers/timestamps.h"
 
 #include "engine/json_util.h"
@@ -12,8 +13,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <unistd.h>
 
@@ -233,11 +232,8 @@ std::string readWorkloadText(const std::string& text, engine::ExecutionContext& 
 
 std::string readWorkload(const std::string& path, engine::ExecutionContext& ctx)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return {};
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return readWorkloadText(text, ctx);
+    const std::string text = regularFileHead(path, 16 << 20);  // never a FIFO or device, never unbounded
+    return text.empty() ? std::string() : readWorkloadText(text, ctx);
 }
 
 }  // namespace attrib::importers

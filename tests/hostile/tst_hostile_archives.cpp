@@ -126,8 +126,12 @@ private Q_SLOTS:
             fs::create_hard_link(dir / "bundle" / "a.tar.gz", dir / "bundle" / ("link" + std::to_string(i) + ".tgz"));
         const auto r = tests::analyzeLimited(dir / "bundle", dir);
         QVERIFY2(!r.timedOut && r.exitCode == 0, r.summary().c_str());
-        QVERIFY2(r.out.find("the same archive") != std::string::npos, r.out.c_str());
         qInfo("40 links to a 20k-member archive: %s", r.summary().c_str());
+        std::string error;
+        std::size_t same = 0;
+        for (const auto& e : importers::listBundle((dir / "bundle").string(), error))
+            same += e.problem.find("the same archive") != std::string::npos;
+        QCOMPARE(same, std::size_t(40));
     }
 
     void deepNestingIsCut()
