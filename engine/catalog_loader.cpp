@@ -197,8 +197,8 @@ void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diag
             diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
                                    std::string("the ") + toString(kind) + " pattern set (" + std::to_string(total) +
                                        " instructions, cap " + std::to_string(MaxSetProgram) +
-                                       ") does not compile with this rule's pattern of " +
-                                       std::to_string(rule.re->ProgramSize()) + "; rule left out"});
+                                       ") is over its cap or does not compile with this rule's pattern of " +
+                                       std::to_string(rule.re->ProgramSize()) + " instructions; rule left out"});
             total -= rule.re->ProgramSize();
             rule.re.reset();
             members.erase(worst);
