@@ -228,7 +228,12 @@ void evaluateRules(std::vector<Rule>& rules, std::vector<CaseResult>& results, s
     for (auto& rule : rules) {
         bool ok = true;
         for (const auto& pc : rule.cases) {
-            const std::string failure = runCase(rule, pc);
+            std::string failure;
+            try {
+                failure = runCase(rule, pc);
+            } catch (const std::exception& e) {  // e.g. a C++ rule reading a config value of the wrong type
+                failure = std::string("the rule failed: ") + e.what();
+            }
             results.push_back({rule.id, pc.name, failure.empty(), failure, pc.where});
             if (!failure.empty()) {
                 ok = false;

@@ -69,7 +69,8 @@ int SourceText::lineOf(std::string_view needle, std::size_t from) const
 
 std::string jsonEscapedPrefix(std::string_view s, std::size_t length)
 {
-    std::string dumped = nlohmann::json(std::string(s.substr(0, length))).dump();
+    std::string dumped =
+        nlohmann::json(std::string(s.substr(0, length))).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     // drop the quotes, and a possibly split escape at the end
     dumped = dumped.substr(1, dumped.size() - 2);
     return dumped.substr(0, std::min<std::size_t>(dumped.size(), length));

@@ -48,11 +48,13 @@ std::optional<MetricRule::Condition> conditionFrom(const std::string& s)
     return std::nullopt;
 }
 
-bool parseRule(const json& r, const std::string& file, const SourceText& source, MetricRule& rule,
-               std::vector<Diagnostic>& diagnostics)
+using LineAt = std::function<int(const std::string&)>;
+
+bool parseRule(const json& r, const std::string& file, const LineAt& lineAt, const std::string& pointer,
+               MetricRule& rule, std::vector<Diagnostic>& diagnostics)
 {
     rule.id = text(r, "id");
-    rule.where = {file, source.lineOf("\"" + rule.id + "\"")};
+    rule.where = {file, lineAt(r.contains("id") ? pointer + "/id" : pointer)};
     auto fail = [&](const std::string& message) {
         diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id, message});
         return false;
@@ -80,15 +82,15 @@ bool parseRule(const json& r, const std::string& file, const SourceText& source,
     rule.symptom = text(r, "symptom");
     for (const auto& [k, v] : objectAt(r, "set").items())
         rule.set[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    const std::size_t ruleOffset = source.offsetOf("\"" + rule.id + "\"");
-    for (const auto& c : r.value("cases", json::array())) {
+    const json cases = r.value("cases", json::array());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const json& c = cases[i];
         PipelineCase pc;
         pc.name = text(c, "name", "case " + std::to_string(rule.cases.size() + 1));
         pc.input = c;
         pc.expect = c.value("expect", json::object());
-        pc.where = {file, source.lineOf("\"" + pc.name + "\"", ruleOffset)};
-        if (pc.where.line == 0)
-            pc.where = rule.where;
+        const std::string at = pointer + "/cases/" + std::to_string(i);
+        pc.where = {file, lineAt(c.contains("name") ? at + "/name" : at)};
         rule.cases.push_back(std::move(pc));
     }
     if (rule.cases.empty())
@@ -153,13 +155,16 @@ std::string checkEvents(const PipelineCase& pc, const CaseRun& run)
 
 }  // namespace
 
-void parseMetricRules(const json& doc, const std::string& file, const SourceText& source, std::vector<MetricRule>& out,
+void parseMetricRules(const json& doc, const std::string& file, const LineAt& lineAt, std::vector<MetricRule>& out,
                       std::vector<Diagnostic>& diagnostics)
 {
-    for (const auto& r : doc.value("rules", json::array())) {
+    const json rules = doc.value("rules", json::array());
+    for (std::size_t i = 0; i < rules.size(); ++i) {
+        const json& r = rules[i];
         MetricRule rule;
+        rule.where = {file, lineAt("/rules/" + std::to_string(i))};
         try {
-            if (parseRule(r, file, source, rule, diagnostics))
+            if (parseRule(r, file, lineAt, "/rules/" + std::to_string(i), rule, diagnostics))
                 out.push_back(std::move(rule));
         } catch (const json::exception& e) {
             diagnostics.push_back(

@@ -16,6 +16,7 @@
 #include "engine/catalog.h"
 #include "engine/json_util.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -90,8 +91,10 @@ private:
 };
 
 /// Parses the rules of a `kind: metrics` file; problems go to `diagnostics` with file and line.
-void parseMetricRules(const nlohmann::json& doc, const std::string& file, const SourceText& text,
-                      std::vector<MetricRule>& out, std::vector<Diagnostic>& diagnostics);
+/// `lineAt` gives the line where the value at a JSON pointer ("/rules/0/cases/1") starts.
+void parseMetricRules(const nlohmann::json& doc, const std::string& file,
+                      const std::function<int(const std::string& pointer)>& lineAt, std::vector<MetricRule>& out,
+                      std::vector<Diagnostic>& diagnostics);
 
 /// Evaluates the inline cases of every metric rule; failing rules (or rules naming unregistered symptoms)
 /// are left out.

@@ -3,6 +3,7 @@
 #include "engine/report.h"
 
 #include "engine/json_util.h"
+#include "engine/safe_text.h"
 
 #include <cstdio>
 #include <sstream>
@@ -19,10 +20,18 @@ std::string evidenceLocation(const AnalysisResult& r, std::uint64_t observation)
 
 namespace {
 
-/// One labelled line of the report.
+/// One labelled line of the report. `value` and `code` may hold names and log text: every renderer neutralises
+/// them for its format (`code` is quoted log text).
 struct Row {
+    Row(std::string l, std::string v, std::string c = {})
+        : label(std::move(l))
+        , value(std::move(v))
+        , code(std::move(c))
+    {
+    }
     std::string label;
     std::string value;
+    std::string code;
 };
 
 std::string gpuText(int gpu)
@@ -40,7 +49,7 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
         rows.push_back({"Root cause", rc.symptom + " on " + rc.node + gpuText(rc.gpu) + " at " + formatTime(rc.time)});
         rows.push_back({"Summary", rc.summary});
         if (const Observation* o = r.observation(rc.decisiveObservation))
-            rows.push_back({"Evidence", evidenceLocation(r, o->id) + "  " + o->text});
+            rows.push_back({"Evidence", evidenceLocation(r, o->id), o->text});
         rows.push_back({"Chosen by", rc.rule});
     }
     for (const auto& c : v.candidates)
@@ -71,15 +80,16 @@ std::string coverageLine(const CollectorCoverage& c)
 std::string reportText(const AnalysisResult& r)
 {
     std::ostringstream out;
-    out << "Bundle " << r.bundlePath;
+    std::string head = "Bundle " + r.bundlePath;
     if (!r.context.workloadId.empty())
-        out << " (workload " << r.context.workloadId << ", " << r.context.scheduler << ", " << r.context.nodes.size()
-            << " nodes" << (r.context.platform.empty() ? "" : ", " + r.context.platform) << ")";
-    out << "\n\n";
+        head += " (workload " + r.context.workloadId + ", " + r.context.scheduler + ", " +
+            std::to_string(r.context.nodes.size()) + " nodes" +
+            (r.context.platform.empty() ? "" : ", " + r.context.platform) + ")";
+    out << terminalSafe(head) << "\n\n";
     for (const auto& row : verdictRows(r)) {
         std::string label = row.label + ":";
         label.resize(16, ' ');
-        out << label << row.value << "\n";
+        out << label << terminalSafe(row.code.empty() ? row.value : row.value + "  " + row.code) << "\n";
     }
     std::size_t explained = 0;
     for (const auto& s : r.symptoms)
@@ -88,55 +98,56 @@ std::string reportText(const AnalysisResult& r)
     for (const auto& s : r.symptoms) {
         if (s.status == SymptomStatus::Active)
             continue;
-        out << "  " << toString(s.status) << "  " << s.id << " x" << s.count << "  by " << s.statusRule << ": "
-            << s.statusReason << "\n";
+        out << "  " << toString(s.status) << "  "
+            << terminalSafe(s.id + " x" + std::to_string(s.count) + "  by " + s.statusRule + ": " + s.statusReason)
+            << "\n";
     }
     out << "\nCoverage:\n";
     for (const auto& c : r.coverage) {
-        out << "  " << coverageLine(c) << "\n";
+        out << "  " << terminalSafe(coverageLine(c)) << "\n";
         for (std::size_t i = 0; i < c.errors.size() && i < 8; ++i)
-            out << "    ! " << c.errors[i] << "\n";
+            out << "    ! " << terminalSafe(c.errors[i]) << "\n";
         if (c.errors.size() > 8)
             out << "    ! ... " << c.errors.size() - 8 << " more\n";
     }
     for (const auto& o : r.clockOffsets) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, "  clock: %s offset %+.3f s +/- %.3f s%s (%s)\n", o.node.c_str(),
-                      static_cast<double>(o.offset) / 1e9, static_cast<double>(o.uncertainty) / 1e9,
-                      o.applied ? ", applied" : ", within jitter", o.anchor.c_str());
-        out << buf;
+        char buf[96];
+        std::snprintf(buf, sizeof buf, " offset %+.3f s +/- %.3f s%s (", static_cast<double>(o.offset) / 1e9,
+                      static_cast<double>(o.uncertainty) / 1e9, o.applied ? ", applied" : ", within jitter");
+        out << "  clock: " << terminalSafe(o.node) << buf << terminalSafe(o.anchor) << ")\n";
     }
     for (const auto& d : r.diagnostics)
-        out << "  catalog: " << d << "\n";
+        out << "  catalog: " << terminalSafe(d) << "\n";
     return out.str();
 }
 
 std::string reportMarkdown(const AnalysisResult& r)
 {
     std::ostringstream out;
-    out << "## Attribution: " << r.verdict.terminalState << " / " << r.verdict.subDomain << "\n\n";
+    out << "## Attribution: " << markdownText(r.verdict.terminalState + " / " + r.verdict.subDomain) << "\n\n";
     out << "| | |\n|---|---|\n";
-    out << "| Bundle | `" << r.bundlePath << "` |\n";
+    out << "| Bundle | " << markdownCode(r.bundlePath) << " |\n";
     if (!r.context.workloadId.empty())
-        out << "| Workload | " << r.context.workloadId << " (" << r.context.scheduler << ") |\n";
+        out << "| Workload | " << markdownText(r.context.workloadId + " (" + r.context.scheduler + ")") << " |\n";
     for (const auto& row : verdictRows(r)) {
-        std::string value = row.value;
-        for (std::size_t p = 0; (p = value.find('|', p)) != std::string::npos; p += 2)
-            value.replace(p, 1, "\\|");
-        out << "| " << row.label << " | " << value << " |\n";
+        out << "| " << row.label << " | " << markdownText(row.value);
+        if (!row.code.empty())
+            out << " " << markdownCode(row.code);
+        out << " |\n";
     }
     out << "\n### Symptoms\n\n| status | symptom | count | rule | reason |\n|---|---|---|---|---|\n";
     for (const auto& s : r.symptoms)
-        out << "| " << toString(s.status) << " | " << s.id << " | " << s.count << " | " << s.statusRule << " | "
-            << s.statusReason << " |\n";
+        out << "| " << toString(s.status) << " | " << markdownText(s.id) << " | " << s.count << " | "
+            << markdownText(s.statusRule) << " | " << markdownText(s.statusReason) << " |\n";
     out << "\n### Coverage\n\n";
     for (const auto& c : r.coverage) {
-        out << "- " << coverageLine(c) << "\n";
+        out << "- " << markdownText(coverageLine(c)) << "\n";
         for (const auto& e : c.errors)
-            out << "  - " << e << "\n";
+            out << "  - " << markdownText(e) << "\n";
     }
-    out << "\n_Engine " << r.engine.version << ", catalog " << r.engine.catalogVersion << " (" << r.engine.catalogHash
-        << ")_\n";
+    out << "\n_Engine "
+        << markdownText(r.engine.version + ", catalog " + r.engine.catalogVersion + " (" + r.engine.catalogHash + ")")
+        << "_\n";
     return out.str();
 }
 

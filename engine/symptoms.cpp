@@ -166,7 +166,18 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
     for (const auto* entry : rules) {
         // The rule's steps name events by the ids of the moment: hold every step until the last renumbering.
         Trace steps;
-        events = entry->rule->run(std::move(events), context, catalog, steps);
+        std::vector<Event> input = events;  // kept: a rule that throws (a config of the wrong type) changes nothing
+        try {
+            events = entry->rule->run(std::move(input), context, catalog, steps);
+        } catch (const std::exception& e) {
+            TraceStep step;
+            step.phase = "early";
+            step.rule = entry->id;
+            step.action = "error";
+            step.fired = false;
+            step.summary = std::string("rule failed and was skipped: ") + e.what();
+            steps.record(std::move(step));
+        }
         for (auto& step : steps.take())
             held.push_back(std::move(step));
         renumberStepEvents(held, sortAndNumberEvents(events));

@@ -165,7 +165,8 @@ int archive(const std::uint8_t* data, std::size_t size)
     limits.maxMembers = 256;
     DecompressionBudget budget(limits);
     probeFile(path);
-    const ArchiveListing listing = listArchive(path, limits);
+    DecompressionBudget listingBudget(limits);
+    const ArchiveListing listing = listArchive(path, listingBudget);
     auto error = std::make_shared<std::string>();
     visitArchive(
         path, [](const std::string&) { return true; },

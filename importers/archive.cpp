@@ -2,6 +2,8 @@
 // libarchive wrappers: probing, listing and streaming archive members and compressed files, all in memory,
 // each stream checked against the decompression budget and ratio limit.
 #include "importers/archive.h"
+#include "importers/archive_meter.h"
+#include "importers/file_open.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -9,115 +11,16 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace attrib::importers {
 
+using namespace detail;
+
 namespace {
-
-constexpr std::size_t CallbackBlock = 64 * 1024;
-
-struct ArchiveFree {
-    void operator()(archive* a) const
-    {
-        if (a)
-            archive_read_free(a);
-    }
-};
-using ArchivePtr = std::unique_ptr<archive, ArchiveFree>;
-
-std::string archiveError(archive* a, const char* fallback)
-{
-    const char* text = archive_error_string(a);
-    return text && *text ? std::string(text) : std::string(fallback);
-}
-
-std::string sizeText(std::uint64_t bytes)
-{
-    if (bytes >= (1ULL << 30))
-        return std::to_string(bytes >> 30) + " GiB";
-    if (bytes >= (1ULL << 20))
-        return std::to_string(bytes >> 20) + " MiB";
-    return std::to_string(bytes) + " bytes";
-}
-
-/// Counts one stream's output against the ratio limit and the analysis-wide budget.
-struct StreamMeter {
-    std::uint64_t compressed = 0;  ///< input size (0 = unknown: no ratio check)
-    std::uint64_t produced = 0;
-    DecompressionBudget* budget = nullptr;
-
-    std::string charge(std::uint64_t bytes)
-    {
-        produced += bytes;
-        if (budget) {
-            if (auto problem = budget->charge(bytes); !problem.empty())
-                return problem;
-        }
-        const double limit = budget ? budget->limits().maxCompressionRatio : ArchiveLimits().maxCompressionRatio;
-        const std::uint64_t floor = budget ? budget->limits().ratioFloorBytes : ArchiveLimits().ratioFloorBytes;
-        if (compressed > 0 && produced > floor &&
-            static_cast<double>(produced) > limit * static_cast<double>(compressed))
-            return "decompression ratio over " + std::to_string(static_cast<long>(limit)) + ":1 (" +
-                sizeText(produced) + " from " + sizeText(compressed) + "); stopped reading (zip bomb?)";
-        return {};
-    }
-};
-
-/// State behind decompressReader: libarchive pulls compressed bytes from `inner` through `onRead`.
-struct Decompressor {
-    ReadFn inner;
-    ArchivePtr handle;
-    std::array<char, CallbackBlock> block{};
-    StreamMeter meter;
-    ErrorSink error;
-    bool failed = false;
-    bool started = false;
-
-    static la_ssize_t onRead(archive* a, void* self, const void** out)
-    {
-        auto* d = static_cast<Decompressor*>(self);
-        const long got = d->inner ? d->inner(d->block.data(), d->block.size()) : 0;
-        if (got < 0) {
-            archive_set_error(a, EIO, "read error in the compressed data");
-            return -1;
-        }
-        *out = d->block.data();
-        return got;
-    }
-
-    long read(char* buffer, std::size_t capacity)
-    {
-        if (failed)
-            return -1;
-        if (!started) {
-            started = true;
-            archive_entry* entry = nullptr;
-            const int rc = archive_read_next_header(handle.get(), &entry);
-            if (rc == ARCHIVE_EOF)
-                return 0;
-            if (rc < ARCHIVE_WARN)
-                return fail(archiveError(handle.get(), "cannot decompress"));
-        }
-        const la_ssize_t got = archive_read_data(handle.get(), buffer, capacity);
-        if (got < 0)
-            return fail(archiveError(handle.get(), "decompression error"));
-        if (auto problem = meter.charge(static_cast<std::uint64_t>(got)); !problem.empty())
-            return fail(problem);
-        return static_cast<long>(got);
-    }
-
-    long fail(const std::string& text)
-    {
-        failed = true;
-        if (error)
-            *error = text;
-        errno = EIO;
-        return -1;
-    }
-};
 
 /// libarchive handle set up for tar and zip with every decompression filter.
 ArchivePtr newArchiveReader()
@@ -130,13 +33,54 @@ ArchivePtr newArchiveReader()
     return a;
 }
 
+/// An archive read from a descriptor opened safely (never a FIFO or device; the descriptor outlives the handle).
+struct OpenArchive {
+    RegularFile file;
+    ArchivePtr a;
+    std::string error;
+};
+
+std::unique_ptr<OpenArchive> openArchive(const std::string& path)
+{
+    auto open = std::make_unique<OpenArchive>();
+    open->error = open->file.open(path);
+    if (!open->error.empty())
+        return open;
+    open->a = newArchiveReader();
+    if (archive_read_open_fd(open->a.get(), open->file.fd(), CallbackBlock) != ARCHIVE_OK)
+        open->error = archiveError(open->a.get(), "cannot open archive");
+    return open;
+}
+
 bool isFileEntry(archive_entry* entry)
 {
     return archive_entry_filetype(entry) == AE_IFREG;
 }
 
-std::string entryProblem(archive_entry* entry, std::string_view name)
+/// Skips the current member's data. Where the archive is not compressed this seeks; otherwise skipping means
+/// decompressing, so the bytes are read and charged like any other (stopping at the cap or the ratio limit).
+std::string skipMember(archive* a, StreamMeter& meter)
 {
+    if (archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE)
+        return archive_read_data_skip(a) == ARCHIVE_OK ? std::string()
+                                                       : archiveError(a, "cannot skip the archive member");
+    const void* block = nullptr;
+    std::size_t size = 0;
+    la_int64_t offset = 0;
+    for (;;) {
+        const int rc = archive_read_data_block(a, &block, &size, &offset);
+        if (rc == ARCHIVE_EOF)
+            return {};
+        if (rc < ARCHIVE_WARN)
+            return archiveError(a, "cannot skip the archive member");
+        if (auto problem = meter.charge(size); !problem.empty())
+            return problem;
+    }
+}
+
+std::string entryProblem(archive_entry* entry, std::string_view name)
+{  // one rule for the analysis, the listing and the evidence view
+
     if (auto unsafe = unsafeMemberPath(name); !unsafe.empty())
         return unsafe;
     if (archive_entry_hardlink(entry) != nullptr)
@@ -149,32 +93,13 @@ std::string entryProblem(archive_entry* entry, std::string_view name)
     return {};
 }
 
-std::uint64_t fileSize(const std::string& path)
+/// A member the analysis reads: a regular file entry (not a hard link, even one carrying data) at a safe path.
+bool readableMember(archive_entry* entry, std::string_view name)
 {
-    struct stat info { };
-    return ::stat(path.c_str(), &info) == 0 ? static_cast<std::uint64_t>(info.st_size) : 0;
+    return isFileEntry(entry) && entryProblem(entry, name).empty();
 }
 
 }  // namespace
-
-std::string DecompressionBudget::charge(std::uint64_t bytes)
-{
-    m_used += bytes;
-    if (m_used > m_limits.maxDecompressedBytes)
-        return "decompressed size cap of " + sizeText(m_limits.maxDecompressedBytes) +
-            " reached (AnalyzeOptions::maxDecompressedBytes); stopped reading";
-    return {};
-}
-
-bool hasCompressionMagic(std::string_view h)
-{
-    auto starts = [&](std::string_view magic) { return h.substr(0, magic.size()) == magic; };
-    return starts("\x1f\x8b") || starts("BZh") ||
-        starts(std::string_view("\xfd"
-                                "7zXZ\0",
-                                6)) ||
-        starts("\x28\xb5\x2f\xfd") || starts("\x04\x22\x4d\x18");
-}
 
 bool hasArchiveMagic(std::string_view h)
 {
@@ -185,85 +110,23 @@ bool hasArchiveMagic(std::string_view h)
 
 Container probeFile(const std::string& path)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return Container::Plain;
-    std::array<char, 512> head{};
-    const ssize_t got = ::read(fd, head.data(), head.size());
-    ::close(fd);
-    const std::string_view view(head.data(), got > 0 ? static_cast<std::size_t>(got) : 0);
+    const std::string view = regularFileHead(path, 512);
     if (hasArchiveMagic(view))
         return Container::Archive;
     if (!hasCompressionMagic(view))
         return Container::Plain;
     // A compressed tar (.tar.gz, .tgz, .tar.xz): the decompressed head says.
+    RegularFile file;
+    if (!file.open(path).empty())
+        return Container::Compressed;
     ArchivePtr a = newArchiveReader();
     archive_read_support_format_raw(a.get());
-    if (archive_read_open_filename(a.get(), path.c_str(), CallbackBlock) != ARCHIVE_OK)
+    if (archive_read_open_fd(a.get(), file.fd(), CallbackBlock) != ARCHIVE_OK)
         return Container::Compressed;
     archive_entry* entry = nullptr;
     if (archive_read_next_header(a.get(), &entry) < ARCHIVE_WARN)
         return Container::Compressed;
     return archive_format(a.get()) == ARCHIVE_FORMAT_RAW ? Container::Compressed : Container::Archive;
-}
-
-ReadFn decompressReader(ReadFn inner, std::uint64_t compressedSize, DecompressionBudget* budget, ErrorSink error)
-{
-    auto d = std::make_shared<Decompressor>();
-    d->inner = std::move(inner);
-    d->meter.compressed = compressedSize;
-    d->meter.budget = budget;
-    d->error = std::move(error);
-    d->handle.reset(archive_read_new());
-    archive_read_support_filter_all(d->handle.get());
-    archive_read_support_format_raw(d->handle.get());
-    if (archive_read_open(d->handle.get(), d.get(), nullptr, &Decompressor::onRead, nullptr) != ARCHIVE_OK)
-        d->fail(archiveError(d->handle.get(), "cannot open the compressed data"));
-    return [d](char* buffer, std::size_t capacity) { return d->read(buffer, capacity); };
-}
-
-namespace {
-
-/// Replays already-read leading bytes before the rest of a stream.
-struct Pushback {
-    std::string head;
-    std::size_t pos = 0;
-    ReadFn inner;
-
-    long read(char* buffer, std::size_t capacity)
-    {
-        if (pos < head.size()) {
-            const std::size_t n = std::min(capacity, head.size() - pos);
-            std::memcpy(buffer, head.data() + pos, n);
-            pos += n;
-            return static_cast<long>(n);
-        }
-        return inner(buffer, capacity);
-    }
-};
-
-}  // namespace
-
-ReadFn maybeDecompress(ReadFn inner, std::uint64_t compressedSize, DecompressionBudget* budget, ErrorSink error,
-                       bool& compressed)
-{
-    compressed = false;
-    auto p = std::make_shared<Pushback>();
-    p->inner = std::move(inner);
-    p->head.resize(8);
-    std::size_t got = 0;
-    while (got < p->head.size()) {
-        const long n = p->inner(p->head.data() + got, p->head.size() - got);
-        if (n <= 0)
-            break;
-        got += static_cast<std::size_t>(n);
-    }
-    p->head.resize(got);
-    ReadFn replay = [p](char* buffer, std::size_t capacity) { return p->read(buffer, capacity); };
-    if (!hasCompressionMagic(p->head))
-        return replay;
-    compressed = true;
-    return decompressReader(std::move(replay), compressedSize, budget, std::move(error));
 }
 
 std::string unsafeMemberPath(std::string_view name)
@@ -284,37 +147,56 @@ std::string unsafeMemberPath(std::string_view name)
     return {};
 }
 
-ArchiveListing listArchive(const std::string& path, const ArchiveLimits& limits)
+namespace {
+
+/// One header of a listing as a member: its problem, and the listing error when the caps stop it.
+ArchiveMember describeMember(archive_entry* entry, std::string name)
+{
+    ArchiveMember m;
+    m.name = std::move(name);
+    m.size = archive_entry_size_is_set(entry) ? static_cast<std::uint64_t>(archive_entry_size(entry)) : 0;
+    m.mtime = archive_entry_mtime(entry);
+    m.problem = entryProblem(entry, m.name);
+    return m;
+}
+
+}  // namespace
+
+ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
 {
     ArchiveListing listing;
-    ArchivePtr a = newArchiveReader();
-    if (archive_read_open_filename(a.get(), path.c_str(), CallbackBlock) != ARCHIVE_OK) {
-        listing.error = archiveError(a.get(), "cannot open archive");
+    const ArchiveLimits& limits = budget.limits();
+    auto open = openArchive(path);
+    if (!open->error.empty()) {
+        listing.error = open->error;
         return listing;
     }
+    archive* a = open->a.get();
+    StreamMeter meter;
+    meter.compressed = open->file.sizeAtOpen();
+    meter.budget = &budget;
     std::uint64_t declared = 0;
+    std::size_t headers = 0;  // folders included: a flood of folder entries costs as much to list
     for (;;) {
         archive_entry* entry = nullptr;
-        const int rc = archive_read_next_header(a.get(), &entry);
+        const int rc = archive_read_next_header(a, &entry);
         if (rc == ARCHIVE_EOF)
             break;
         if (rc < ARCHIVE_WARN) {
-            listing.error = "damaged archive: " + archiveError(a.get(), "cannot read the next member");
+            listing.error = "damaged archive: " + archiveError(a, "cannot read the next member");
             break;
         }
         const char* raw = archive_entry_pathname(entry);
-        ArchiveMember m;
-        m.name = raw ? raw : "";
-        if (archive_entry_filetype(entry) == AE_IFDIR && unsafeMemberPath(m.name).empty())
-            continue;
-        m.size = archive_entry_size_is_set(entry) ? static_cast<std::uint64_t>(archive_entry_size(entry)) : 0;
-        m.mtime = archive_entry_mtime(entry);
-        m.problem = entryProblem(entry, m.name);
-        if (listing.members.size() >= limits.maxMembers) {
-            listing.error = "more than " + std::to_string(limits.maxMembers) + " members; the rest is not listed";
+        ArchiveMember m = describeMember(entry, raw ? raw : "");
+        const bool folder = archive_entry_filetype(entry) == AE_IFDIR && unsafeMemberPath(m.name).empty();
+        if (++headers > limits.maxMembers || !budget.takeMember()) {
+            listing.error = "more than " +
+                (headers > limits.maxMembers ? std::to_string(limits.maxMembers) + " members in this archive"
+                                             : std::to_string(limits.maxMembersTotal) + " members per analysis") +
+                "; the rest is not listed";
             break;
         }
-        if (m.problem.empty() && isFileEntry(entry)) {
+        if (!folder && m.problem.empty() && isFileEntry(entry)) {
             declared += m.size;
             if (declared > limits.maxDecompressedBytes) {
                 m.problem = "declares " + sizeText(m.size) + ", over the decompressed size cap of " +
@@ -324,7 +206,12 @@ ArchiveListing listArchive(const std::string& path, const ArchiveLimits& limits)
                 break;
             }
         }
-        listing.members.push_back(std::move(m));
+        if (!folder)
+            listing.members.push_back(std::move(m));
+        if (auto problem = skipMember(a, meter); !problem.empty()) {
+            listing.error = "listing stopped: " + problem;
+            break;
+        }
     }
     return listing;
 }
@@ -365,32 +252,40 @@ std::string visitArchive(const std::string& path, const std::function<bool(const
                          const std::function<bool(const std::string& member, const ReadFn& read)>& visit,
                          DecompressionBudget* budget, ErrorSink error)
 {
-    ArchivePtr a = newArchiveReader();
-    if (archive_read_open_filename(a.get(), path.c_str(), CallbackBlock) != ARCHIVE_OK)
-        return archiveError(a.get(), "cannot open archive");
+    auto open = openArchive(path);
+    if (!open->error.empty())
+        return open->error;
+    archive* a = open->a.get();
     StreamMeter meter;
-    meter.compressed = fileSize(path);
+    meter.compressed = open->file.sizeAtOpen();
     meter.budget = budget;
     for (;;) {
         archive_entry* entry = nullptr;
-        const int rc = archive_read_next_header(a.get(), &entry);
+        const int rc = archive_read_next_header(a, &entry);
         if (rc == ARCHIVE_EOF)
             return {};
         if (rc < ARCHIVE_WARN)
-            return "damaged archive: " + archiveError(a.get(), "cannot read the next member");
+            return "damaged archive: " + archiveError(a, "cannot read the next member");
         const char* raw = archive_entry_pathname(entry);
         const std::string name = raw ? raw : "";
-        if (!isFileEntry(entry) || !entryProblem(entry, name).empty() || !wanted(name))
+        if (!readableMember(entry, name) || !wanted(name)) {
+            if (auto problem = skipMember(a, meter); !problem.empty())
+                return "archive read stopped: " + problem;
             continue;
+        }
         auto stream = std::make_shared<MemberStream>();
-        stream->a = a.get();
+        stream->a = a;
         stream->meter = &meter;
         stream->error = error;
         const ReadFn read = [stream](char* buffer, std::size_t capacity) { return stream->read(buffer, capacity); };
         if (!visit(name, read))
             return {};
+        if (!meter.stopped.empty())
+            return "archive read stopped: " + meter.stopped;
         if (meter.budget && meter.budget->exhausted())
             return "decompressed size cap reached";
+        if (auto problem = skipMember(a, meter); !problem.empty())  // what the visitor left unread
+            return "archive read stopped: " + problem;
     }
 }
 
@@ -398,38 +293,50 @@ ReadFn archiveMemberReader(const std::string& path, const std::string& member, D
                            ErrorSink error, std::string& openError)
 {
     struct Holder {
-        ArchivePtr a;
+        std::unique_ptr<OpenArchive> open;
         StreamMeter meter;
         MemberStream stream;
     };
     auto h = std::make_shared<Holder>();
-    h->a = newArchiveReader();
-    if (archive_read_open_filename(h->a.get(), path.c_str(), CallbackBlock) != ARCHIVE_OK) {
-        openError = archiveError(h->a.get(), "cannot open archive");
+    h->open = openArchive(path);
+    if (!h->open->error.empty()) {
+        openError = h->open->error;
         return {};
     }
+    archive* a = h->open->a.get();
+    h->meter.compressed = h->open->file.sizeAtOpen();
+    h->meter.budget = budget;
     for (;;) {
         archive_entry* entry = nullptr;
-        const int rc = archive_read_next_header(h->a.get(), &entry);
+        const int rc = archive_read_next_header(a, &entry);
         if (rc == ARCHIVE_EOF) {
             openError = "member not found in the archive: " + member;
             return {};
         }
         if (rc < ARCHIVE_WARN) {
-            openError = "damaged archive: " + archiveError(h->a.get(), "cannot read the next member");
+            openError = "damaged archive: " + archiveError(a, "cannot read the next member");
             return {};
         }
         const char* raw = archive_entry_pathname(entry);
-        if (raw && member == raw && isFileEntry(entry))
-            break;
+        if (raw && member == raw && readableMember(entry, member))
+            break;  // the same occurrence the analysis read: the first readable one
+        if (auto problem = skipMember(a, h->meter); !problem.empty()) {
+            openError = "archive read stopped: " + problem;
+            return {};
+        }
     }
-    h->meter.compressed = fileSize(path);
-    h->meter.budget = budget;
-    h->stream.a = h->a.get();
+    h->stream.a = a;
     h->stream.meter = &h->meter;
     h->stream.error = std::move(error);
     openError.clear();
     return [h](char* buffer, std::size_t capacity) { return h->stream.read(buffer, capacity); };
+}
+
+bool plausibleEpochSeconds(std::int64_t seconds)
+{
+    constexpr std::int64_t Year2000 = 946684800;
+    const std::int64_t now = static_cast<std::int64_t>(::time(nullptr));
+    return seconds >= Year2000 && seconds <= now + 100LL * 365 * 86400;
 }
 
 }  // namespace attrib::importers

@@ -15,14 +15,18 @@
 namespace attrib::importers {
 
 /// Limits on what decompression may produce (AnalyzeOptions carries them).
+/// Every byte decompressed (read, skipped or rejected members alike) counts against these.
 struct ArchiveLimits {
-    std::uint64_t maxDecompressedBytes = 4ULL << 30;  ///< total over one analysis
+    std::uint64_t maxDecompressedBytes = 4ULL << 30;  ///< total over one analysis (listing and reading each)
     double maxCompressionRatio = 200.0;               ///< decompressed : compressed, per stream
     std::uint64_t ratioFloorBytes = 16ULL << 20;      ///< the ratio is only checked past this many bytes
     std::size_t maxMembers = 100000;                  ///< members listed per archive
+    std::size_t maxMembersTotal = 200000;             ///< members listed over one analysis (all archives)
+    std::size_t maxFiles = 100000;                    ///< files listed in a folder bundle
+    int maxDepth = 48;                                ///< folder nesting read in a folder bundle
 };
 
-/// Decompressed bytes charged so far in one analysis (shared by every stream it opens).
+/// Decompressed bytes and listed members charged so far in one analysis (shared by every stream it opens).
 class DecompressionBudget {
 public:
     explicit DecompressionBudget(const ArchiveLimits& limits)
@@ -34,10 +38,13 @@ public:
     std::string charge(std::uint64_t bytes);
     bool exhausted() const { return m_used > m_limits.maxDecompressedBytes; }
     std::uint64_t used() const { return m_used; }
+    /// Counts one listed member or file; false once the per-analysis cap is reached.
+    bool takeMember() { return ++m_members <= m_limits.maxMembersTotal; }
 
 private:
     ArchiveLimits m_limits;
     std::uint64_t m_used = 0;
+    std::size_t m_members = 0;
 };
 
 /// What the first bytes of a file say it is.
@@ -77,8 +84,10 @@ struct ArchiveListing {
 
 /// Lists an archive's regular files. Absolute paths and `..` components are rejected (listed with a problem),
 /// links and special files are listed with a problem; a member whose declared size breaks the budget stops the
-/// listing (reading past it would mean decompressing it).
-ArchiveListing listArchive(const std::string& path, const ArchiveLimits& limits);
+/// listing (reading past it would mean decompressing it). Skipping a member's data seeks where the archive is
+/// not compressed; otherwise the bytes skipped are charged to `budget` and its ratio limit, and the listing
+/// stops (with an error) at the cap.
+ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget);
 
 /// Reads the wanted members of an archive in one sequential pass. `visit` gets the member name and a reader
 /// over its (archive-decompressed) data; it returns false to stop. Returns "" or the archive-level error.
@@ -92,5 +101,9 @@ ReadFn archiveMemberReader(const std::string& path, const std::string& member, D
 
 /// Rejects absolute member paths and `..` components; returns the reason or "".
 std::string unsafeMemberPath(std::string_view name);
+
+/// Whether a Unix time (seconds) is plausible for evidence: between 2000 and 100 years from now. 0 (1970)
+/// and far-future times are not.
+bool plausibleEpochSeconds(std::int64_t seconds);
 
 }  // namespace attrib::importers

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Bundle walking and workload.json.
 #include "importers/bundle.h"
+#include "importers/bundle_walk.h"
+#include "importers/file_open.h"
 #include "importers/timestamps.h"
 
 #include "engine/json_util.h"
@@ -12,8 +14,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <unistd.h>
 
@@ -88,6 +88,7 @@ BundleEntry makeEntry(const std::string& rel, const std::string& absolute)
 std::string commonTopFolder(const std::vector<ArchiveMember>& members)
 {
     std::string top;
+    const auto layoutFolder = [](const std::string& first) { return first == "nodes/" || first == "hosts/"; };
     for (const auto& m : members) {
         const auto slash = m.name.find('/');
         if (slash == std::string::npos || slash == 0)
@@ -98,14 +99,14 @@ std::string commonTopFolder(const std::vector<ArchiveMember>& members)
         else if (first != top)
             return {};
     }
-    return top;
+    return layoutFolder(top) ? std::string() : top;  // a lone nodes/ folder names the nodes: keep it
 }
 
 /// Appends the members of the archive at `absolute` as entries under `prefix` ("" for an archive bundle).
-void addArchiveMembers(const std::string& absolute, const std::string& prefix, const ArchiveLimits& limits,
+void addArchiveMembers(const std::string& absolute, const std::string& prefix, DecompressionBudget& budget,
                        bool stripTop, std::vector<BundleEntry>& out)
 {
-    ArchiveListing listing = listArchive(absolute, limits);
+    ArchiveListing listing = listArchive(absolute, budget);
     const std::string top = stripTop ? commonTopFolder(listing.members) : std::string();
     std::set<std::string> seen;
     for (auto& m : listing.members) {
@@ -135,85 +136,41 @@ void sortEntries(std::vector<BundleEntry>& out)
 
 }  // namespace
 
-namespace {
-
-/// A directory entry as a bundle entry: links resolved (or reported), archives expanded.
-void addFolderEntry(const fs::directory_entry& item, const std::string& root, const ArchiveLimits& limits,
-                    std::vector<BundleEntry>& out)
-{
-    std::error_code sec;
-    const fs::path path = item.path();
-    // Lexical: fs::relative would resolve links, which fails for the broken and looping ones we must report.
-    std::string rel = path.lexically_normal().lexically_relative(fs::path(root).lexically_normal()).generic_string();
-    if (rel.empty() || rel.rfind("..", 0) == 0)
-        rel = path.filename().generic_string();
-    const auto status = item.symlink_status(sec);
-    if (fs::is_directory(status))
-        return;
-    BundleEntry entry = makeEntry(rel, path.string());
-    if (fs::is_symlink(status)) {
-        const auto target = fs::status(path, sec);
-        if (sec || !fs::is_regular_file(target)) {
-            entry.problem = sec            ? "broken or looping symbolic link: " + sec.message()
-                : fs::is_directory(target) ? "symbolic link to a folder: not followed"
-                                           : "symbolic link to something that is not a regular file";
-            out.push_back(std::move(entry));
-            return;
-        }
-    } else if (!fs::is_regular_file(status)) {
-        entry.problem = "not a regular file (device, socket or pipe)";
-        out.push_back(std::move(entry));
-        return;
-    }
-    entry.file.size = fs::file_size(path, sec);
-    auto mtime = fs::last_write_time(path, sec);
-    if (!sec)
-        entry.mtime =
-            std::chrono::duration_cast<std::chrono::seconds>(std::chrono::file_clock::to_sys(mtime).time_since_epoch())
-                .count();
-    if (::access(path.c_str(), R_OK) != 0)
-        entry.problem = "permission denied";
-    else if (!entry.metadata && probeFile(path.string()) == Container::Archive)
-        return addArchiveMembers(path.string(), rel + "/", limits, false, out);
-    out.push_back(std::move(entry));
-}
-
-}  // namespace
-
 std::vector<BundleEntry> listBundle(const std::string& root, std::string& error)
 {
     return listBundle(root, ArchiveLimits(), error);
 }
 
-std::vector<BundleEntry> listBundle(const std::string& root, const ArchiveLimits& limits, std::string& error)
-{
-    std::vector<BundleEntry> out;
-    std::error_code ec;
-    auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
-    if (ec) {
-        error = root + ": " + ec.message();
-        return out;
-    }
-    for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
-        if (ec) {
-            error = root + ": " + ec.message();
-            break;
-        }
-        addFolderEntry(*it, root, limits, out);
-    }
-    sortEntries(out);
-    return out;
-}
-
 std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const ArchiveLimits& limits, std::string& error)
 {
     std::vector<BundleEntry> out;
-    addArchiveMembers(archive, "", limits, true, out);
+    DecompressionBudget budget(limits);
+    addArchiveMembers(archive, "", budget, true, out);
     if (out.size() == 1 && out[0].file.archiveMember.empty())
         error = archive + ": " + out[0].problem;
     sortEntries(out);
     return out;
 }
+
+namespace detail {
+
+BundleEntry makeFolderEntry(const std::string& rel, const std::string& absolute)
+{
+    return makeEntry(rel, absolute);
+}
+
+void addFolderArchive(const std::string& absolute, const std::string& rel, DecompressionBudget& budget,
+                      std::vector<BundleEntry>& out)
+{
+    addArchiveMembers(absolute, rel + "/", budget, false, out);
+}
+
+void sortBundleEntries(std::vector<BundleEntry>& out)
+{
+    sortEntries(out);
+}
+
+}  // namespace detail
 
 namespace {
 
@@ -282,11 +239,8 @@ std::string readWorkloadText(const std::string& text, engine::ExecutionContext& 
 
 std::string readWorkload(const std::string& path, engine::ExecutionContext& ctx)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return {};
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    return readWorkloadText(text, ctx);
+    const std::string text = regularFileHead(path, 16 << 20);  // never a FIFO or device, never unbounded
+    return text.empty() ? std::string() : readWorkloadText(text, ctx);
 }
 
 }  // namespace attrib::importers

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Re-reading bundle files by offset, and streaming a bundle's entries with one pass per archive.
 #include "importers/bundle_access.h"
+#include "importers/file_open.h"
 
 #include <algorithm>
 #include <cstring>
 #include <map>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace attrib::importers {
@@ -37,7 +37,7 @@ ReadFn openBundleFile(const engine::BundleFile& file, std::string& error, ErrorS
     if (!streamError)
         streamError = std::make_shared<std::string>();
     ReadFn raw = file.archiveMember.empty()
-        ? fileReader(file.absolutePath, error)
+        ? regularFileReader(file.absolutePath, error, streamError)
         : archiveMemberReader(file.absolutePath, file.archiveMember, nullptr, streamError, error);
     if (!raw)
         return {};
@@ -51,17 +51,16 @@ namespace {
 bool preadRange(const engine::BundleFile& file, std::uint64_t offset, std::size_t length, std::string& out,
                 std::string& error)
 {
-    const int fd = ::open(file.absolutePath.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        error = "cannot open " + file.path;
+    RegularFile opened;
+    if (const std::string problem = opened.open(file.absolutePath); !problem.empty()) {
+        error = "cannot open " + file.path + ": " + problem;
         return false;
     }
+    const int fd = opened.fd();
     char magic[8] = {};
     const ssize_t head = ::pread(fd, magic, sizeof magic, 0);
-    if (head > 0 && hasCompressionMagic(std::string_view(magic, static_cast<std::size_t>(head)))) {
-        ::close(fd);
+    if (head > 0 && hasCompressionMagic(std::string_view(magic, static_cast<std::size_t>(head))))
         return false;  // compressed: take the streaming path
-    }
     out.resize(length);
     std::size_t got = 0;
     while (got < length) {
@@ -70,7 +69,6 @@ bool preadRange(const engine::BundleFile& file, std::uint64_t offset, std::size_
             break;
         got += static_cast<std::size_t>(n);
     }
-    ::close(fd);
     out.resize(got);
     return true;
 }
@@ -153,7 +151,7 @@ void visitEntries(const std::vector<BundleEntry>& entries, const std::vector<std
         auto error = std::make_shared<std::string>();
         if (f.archiveMember.empty()) {
             std::string openError;
-            const ReadFn read = fileReader(f.absolutePath, openError);
+            const ReadFn read = regularFileReader(f.absolutePath, openError, error);
             if (!visit(i, read, error, openError))
                 return;
             continue;

@@ -130,6 +130,12 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     ro.wrapWidth = detectWrapWidth(head, fs.sniffed);
     TimeHints hints;
     hints.year = m_result.context.start != NoTime ? yearOf(m_result.context.start) : yearOf(entry.mtime * NsPerSec);
+    if (m_result.context.start == NoTime && !plausibleEpochSeconds(entry.mtime)) {
+        hints.year = 0;  // a 1970 (or far-future) file time must not date the stamps that lack a year
+        cov.errors.push_back(entry.file.path + ": implausible file time (year " +
+                             std::to_string(yearOf(entry.mtime * NsPerSec)) + "): not used to date stamps");
+        cov.status = CoverageStatus::Partial;
+    }
     const ReadFn all = failed ? replayReader(std::move(head), {}) : replayReader(std::move(head), read);
     ReaderStats stats = readRecords(all, fs.sniffed, hints, ro, [&](Record& r) { return onRecord(r, fs); });
     if (failed)

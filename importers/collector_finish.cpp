@@ -47,6 +47,11 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
         problems.push_back(plural(stats.invalidUtf8, "line") + " with invalid UTF-8");
     if (stats.skipped > 0)
         problems.push_back(plural(stats.skipped, "unusable line") + " skipped");
+    for (const TimeNs t : {cov.first, cov.last})
+        if (t != NoTime && !plausibleEpochSeconds(t / NsPerSec)) {
+            problems.push_back("implausible time stamps (year " + std::to_string(yearOf(t)) + ")");
+            break;
+        }
     const bool faulty = !problems.empty();
     // Facts, not faults: the file is still read whole.
     if (fs.sniffed.format == "plain")

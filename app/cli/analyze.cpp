@@ -3,6 +3,7 @@
 #include "app/cli/cli.h"
 
 #include "engine/report.h"
+#include "engine/safe_text.h"
 #include "engine/verdict_json.h"
 #include "importers/analyzer.h"
 
@@ -27,14 +28,14 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
 {
     const auto catalog = loadCatalogFor(o.rulesDir, cli);
     for (const auto& d : catalog->diagnostics())
-        std::cerr << "attrib: catalog: " << d.str() << "\n";
+        std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
     if (catalog->extractors().empty()) {
-        std::cerr << "attrib: no usable rules in " << catalog->directory() << "\n";
+        std::cerr << "attrib: no usable rules in " << engine::terminalSafe(catalog->directory()) << "\n";
         return 3;
     }
     const auto outcome = importers::analyzeBundle(o.bundle, catalog);
     if (!outcome.result) {
-        std::cerr << "attrib: " << outcome.error << "\n";
+        std::cerr << "attrib: " << engine::terminalSafe(outcome.error) << "\n";
         return 1;
     }
     const auto& result = *outcome.result;
@@ -42,7 +43,7 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
         std::ofstream trace(o.traceFile, std::ios::binary);
         trace << engine::dumpJson(engine::traceToJson(result.trace));
         if (!trace) {
-            std::cerr << "attrib: cannot write trace to " << o.traceFile << "\n";
+            std::cerr << "attrib: cannot write trace to " << engine::terminalSafe(o.traceFile) << "\n";
             return 1;
         }
     }

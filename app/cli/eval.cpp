@@ -4,6 +4,8 @@
 #include "app/cli/cli.h"
 #include "app/cli/eval_report.h"
 
+#include "engine/expectation.h"
+#include "engine/safe_text.h"
 #include "engine/verdict_json.h"
 #include "importers/analyzer.h"
 
@@ -131,7 +133,7 @@ int runEval(const EvalOptions& o, const CliContext& cli)
     }
     const auto bundles = bundlesUnder(o.dir);
     if (bundles.empty()) {
-        std::cerr << "attrib: no bundle with an expected.json under " << o.dir << "\n";
+        std::cerr << "attrib: no bundle with an expected.json under " << engine::terminalSafe(o.dir) << "\n";
         return 2;
     }
     const auto catalog = loadCatalogFor(o.rulesDir, cli);

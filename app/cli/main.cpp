@@ -2,6 +2,7 @@
 // attrib: the headless front end. Each subcommand lives in its own file and registers itself here.
 #include "app/cli/cli.h"
 
+#include "engine/safe_text.h"
 #include "engine/verdict.h"
 #include "rules/cpp/builtin_rules.h"
 
@@ -18,8 +19,8 @@ void printVersion(const cli::CliContext& cli)
 {
     const auto catalog = cli::loadCatalogFor({}, cli);
     std::cout << "attrib " << engine::engineVersion() << "\n"
-              << "catalog " << (catalog->version().empty() ? "unknown" : catalog->version()) << " (" << catalog->hash()
-              << ") from " << catalog->directory() << "\n";
+              << "catalog " << engine::terminalSafe(catalog->version().empty() ? "unknown" : catalog->version()) << " ("
+              << catalog->hash() << ") from " << engine::terminalSafe(catalog->directory()) << "\n";
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "app/cli/cli.h"
 
 #include "engine/corpus_impact.h"
+#include "engine/safe_text.h"
 #include "importers/analyzer.h"
 #include "rules/cpp/builtin_rules.h"
 
@@ -70,14 +71,14 @@ int runReplay(const ReplayOptions& o, const CliContext& cli)
     const std::string corpus = o.corpus.empty() ? defaultCorpus(cli.executable) : o.corpus;
     const auto bundles = engine::listBundles(corpus);
     if (bundles.empty()) {
-        std::cerr << "attrib: no bundle under " << corpus << "\n";
+        std::cerr << "attrib: no bundle under " << engine::terminalSafe(corpus) << "\n";
         return 1;
     }
     const auto baseline = loadCatalogFor(o.baselineDir, cli);
     const auto candidate = loadCatalogFor(o.rulesDir, cli);
     if (baseline->directory() == candidate->directory())
-        std::cerr << "attrib: note: baseline and new catalog are the same folder (" << baseline->directory()
-                  << "); give --rules NEW (and --baseline OLD)\n";
+        std::cerr << "attrib: note: baseline and new catalog are the same folder ("
+                  << engine::terminalSafe(baseline->directory()) << "); give --rules NEW (and --baseline OLD)\n";
     const engine::BundleAnalyzer analyze = [](const std::string& bundle, const engine::CatalogPtr& catalog,
                                               std::string& err) -> engine::AnalysisSnapshot {
         auto outcome = importers::analyzeBundle(bundle, catalog);
@@ -86,9 +87,9 @@ int runReplay(const ReplayOptions& o, const CliContext& cli)
     };
     const auto impact = engine::runCorpusImpact(bundles, baseline, candidate, analyze);
     if (o.json)
-        std::cout << impactJson(impact).dump(2) << "\n";
+        std::cout << impactJson(impact).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     else
-        std::cout << engine::corpusImpactText(impact, o.verbose);
+        std::cout << engine::terminalSafeBlock(engine::corpusImpactText(impact, o.verbose));
     return 0;
 }
 

@@ -2,6 +2,7 @@
 // attrib rules test: evaluates every rule's inline cases and prints every catalog problem.
 #include "app/cli/cli.h"
 
+#include "engine/safe_text.h"
 #include "rules/cpp/builtin_rules.h"
 
 #include <CLI/CLI.hpp>
@@ -23,19 +24,21 @@ int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
     const auto catalog = loadCatalogFor(o.rulesDir, cli);
     for (const auto& r : catalog->caseResults()) {
         if (!r.passed)
-            std::cout << "FAIL " << r.where.str() << ": " << r.rule << " / " << r.name << ": " << r.failure << "\n";
+            std::cout << "FAIL "
+                      << engine::terminalSafe(r.where.str() + ": " + r.rule + " / " + r.name + ": " + r.failure)
+                      << "\n";
         else if (o.verbose)
-            std::cout << "ok   " << r.rule << " / " << r.name << "\n";
+            std::cout << "ok   " << engine::terminalSafe(r.rule + " / " + r.name) << "\n";
     }
     std::size_t errors = 0;
     for (const auto& d : catalog->diagnostics()) {
-        std::cout << d.str() << "\n";
+        std::cout << engine::terminalSafe(d.str()) << "\n";
         errors += d.severity == engine::Diagnostic::Severity::Error;
     }
-    std::cout << "catalog " << catalog->directory() << ": " << catalog->symptoms().size() << " symptoms, "
-              << catalog->extractors().size() << " extractors, " << catalog->codeRules().size() << " C++ rules, "
-              << catalog->refineRules().size() << " refinement rules, " << catalog->priorityTables().size()
-              << " priority tables\n";
+    std::cout << "catalog " << engine::terminalSafe(catalog->directory()) << ": " << catalog->symptoms().size()
+              << " symptoms, " << catalog->extractors().size() << " extractors, " << catalog->codeRules().size()
+              << " C++ rules, " << catalog->refineRules().size() << " refinement rules, "
+              << catalog->priorityTables().size() << " priority tables\n";
     std::cout << catalog->casesPassed() << " passed, " << catalog->casesFailed() << " failed\n";
     return catalog->casesFailed() == 0 && errors == 0 ? 0 : 1;
 }

@@ -35,7 +35,8 @@ QString decode(const importers::RawLine& raw)
 /// A reader over a descriptor positioned at `offset`.
 importers::ReadFn readerAt(const std::string& path, std::uint64_t offset)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Never blocks on a file that became a FIFO or device since the analysis listed it (lseek then fails).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY);
     if (fd < 0)
         return {};
     auto holder = std::shared_ptr<int>(new int(fd), [](int* p) {

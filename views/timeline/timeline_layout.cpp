@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/timeline/timeline_layout.h"
 
+#include "engine/safe_text.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -103,7 +105,8 @@ QString LaneLayout::label(int index) const
     const Lane& l = m_lanes[index];
     if (l.gpu >= 0)
         return QStringLiteral("GPU %1").arg(l.gpu);
-    QString name = QString::fromStdString(m_names[l.node]);
+    // Node names come from the bundle: controls shown as escapes (they would also make the SVG export invalid XML).
+    QString name = QString::fromStdString(engine::terminalSafe(m_names[l.node]));
     if (canExpand(l.node))
         name += l.expanded ? QStringLiteral(" \u25BE") : QStringLiteral(" \u25B8");
     return name;

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Loading a rules folder: its files (catalog_files.cpp), each parsed alone with its value positions, every
+// entry parsed alone (a wrong-typed field leaves out that entry, not the file), then the inline cases, then a
+// check that each source kind's RE2::Set compiles (a rule that breaks it is left out, not the whole kind).
+#include "engine/catalog_loader.h"
+#include "engine/catalog_cases.h"
+#include "engine/metric_rules.h"
+
+#include <re2/re2.h>
+#include <re2/set.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace attrib::engine {
+
+namespace {
+
+constexpr std::size_t MaxRuleFileBytes = 32 << 20;
+
+std::string str(const json& obj, const char* key, const std::string& fallback = {})
+{
+    return catalogString(obj, key, fallback);
+}
+
+}  // namespace
+
+void Catalog::Loader::loadRefineRule(const json& r, const std::string& pointer)
+{
+    RefineRule rule;
+    rule.id = str(r, "id");
+    rule.where = locateEntry(pointer, "id");
+    rule.description = str(r, "description");
+    rule.phase = str(r, "phase", "refine");
+    rule.order = r.value("order", 0);
+    const json when = r.value("when", json::object());
+    rule.causes = stringList(when.value("symptom", json::array()));
+    rule.causeDomains = stringList(when.value("domain", json::array()));
+    rule.exceptCauses = stringList(when.value("except", json::array()));
+    const json target = r.value(rule.phase == "scrub" ? "scrub" : "demote", json::object());
+    rule.targets = stringList(target.value("symptom", json::array()));
+    rule.targetDomains = stringList(target.value("domain", json::array()));
+    rule.exceptTargets = stringList(target.value("except", json::array()));
+    const std::string scope = str(r, "scope", "any_node");
+    rule.scope = scope == "same_gpu" ? RefineRule::Scope::SameGpu
+        : scope == "same_node"       ? RefineRule::Scope::SameNode
+                                     : RefineRule::Scope::AnyNode;
+    const json window = r.value("window", json::object());
+    rule.before = static_cast<TimeNs>(window.value("before_s", 0.0) * 1e9);
+    rule.after = static_cast<TimeNs>(window.value("after_s", 0.0) * 1e9);
+    rule.targetFirstSeen = window.value("target_time", std::string("origin")) == "first_seen";
+    rule.reason = str(r, "reason", rule.description);
+    if (rule.id.empty() || (rule.causes.empty() && rule.causeDomains.empty()) ||
+        (rule.targets.empty() && rule.targetDomains.empty())) {
+        error(rule.id, rule.where.line, "a refinement rule needs id, when and demote/scrub");
+        return;
+    }
+    if (rule.phase != "refine" && rule.phase != "scrub") {
+        error(rule.id, rule.where.line, "phase must be 'refine' or 'scrub'");
+        return;
+    }
+    if (!claim(ruleIds, "rule id", rule.id, rule.where))
+        return;
+    rule.cases = loadCases(r, pointer, rule.where, rule.id);
+    if (!rule.cases.empty())
+        cat.m_refineRules.push_back(std::move(rule));
+}
+
+void Catalog::Loader::loadPriorityTable(const json& t, const std::string& pointer)
+{
+    PriorityTable table;
+    table.id = str(t, "id");
+    table.where = locateEntry(pointer, "id");
+    table.description = str(t, "description");
+    table.platforms = stringList(t.value("platforms", json::array()));
+    table.tieWindow = static_cast<TimeNs>(t.value("tie_window_s", 5.0) * 1e9);
+    for (const auto& o : t.value("order", json::array())) {
+        const int priority = o.value("priority", 0);
+        for (const auto& glob : stringList(o.value("symptoms", json::array())))
+            table.overrides.emplace_back(glob, priority);
+    }
+    if (table.id.empty() || table.platforms.empty()) {
+        error(table.id, table.where.line, "a priority table needs id and platforms");
+        return;
+    }
+    if (!claim(ruleIds, "rule id", table.id, table.where))
+        return;
+    table.cases = loadCases(t, pointer, table.where, table.id);
+    if (!table.cases.empty())
+        cat.m_priorityTables.push_back(std::move(table));
+}
+
+void Catalog::Loader::loadData(const json& doc, const std::string& rel)
+{
+    const std::string name = str(doc, "name", fs::path(rel).stem().string());
+    const Location where{file, lineAt(doc.contains("name") ? "/name" : "")};
+    if (claim(dataNames, "data", name, where))
+        cat.m_data[name] = doc;
+}
+
+void Catalog::Loader::loadFile(const CatalogFile& f)
+{
+    file = f.rel;
+    positions = JsonPositions();
+    std::string problem;
+    text = SourceText(readCatalogFile(f.path, MaxRuleFileBytes, problem));
+    if (!problem.empty()) {
+        error("", 1, "cannot read the rule file: " + problem);
+        return;
+    }
+    json doc;
+    try {
+        doc = json::parse(text.text());
+    } catch (const json::parse_error& e) {
+        error("", text.lineAtOffset(e.byte > 0 ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what());
+        return;
+    } catch (const json::exception& e) {  // e.g. a number out of range (found by fuzz_rule_loader)
+        error("", 1, std::string("invalid JSON: ") + e.what());
+        return;
+    }
+    if (!doc.is_object()) {
+        error("", 1, "a rule file must hold a JSON object");
+        return;
+    }
+    positions = JsonPositions(text.text());
+    try {
+        loadKind(doc, f.rel);
+    } catch (const std::exception& e) {  // a top-level field of the wrong type
+        error("", 1, std::string("invalid rule file: ") + e.what());
+    }
+}
+
+void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
+{
+    const std::string kind = str(doc, "kind");
+    if (kind == "symptoms")
+        eachEntry(doc, "symptoms", [this](const json& s, const std::string& p) { loadSymptom(s, p); });
+    else if (kind == "extractors")
+        eachEntry(doc, "rules", [this](const json& r, const std::string& p) {
+            ExtractorRule rule;
+            if (parseExtractor(r, p, rule))
+                cat.m_extractors.push_back(std::move(rule));
+        });
+    else if (kind == "code")
+        eachEntry(doc, "rules", [this](const json& r, const std::string& p) { loadCodeRule(r, p); });
+    else if (kind == "refine")
+        eachEntry(doc, "rules", [this](const json& r, const std::string& p) { loadRefineRule(r, p); });
+    else if (kind == "priority")
+        eachEntry(doc, "tables", [this](const json& t, const std::string& p) { loadPriorityTable(t, p); });
+    else if (kind == "metrics")
+        parseMetricRules(
+            doc, file, [this](const std::string& p) { return lineAt(p); }, cat.m_metricRules, cat.m_diagnostics);
+    else if (kind == "data")
+        loadData(doc, rel);
+    else if (kind == "catalog")
+        cat.m_version = str(doc, "version", "0");
+    else
+        warning("", 1, "unknown file kind '" + kind + "'; file ignored");
+}
+
+namespace {
+
+/// Compiled size allowed for one source kind's RE2::Set (the whole catalog's patterns total ~11,000).
+constexpr long MaxSetProgram = 100000;
+
+/// Leaves out, one at a time (largest program first), the extractors without which each source kind's
+/// RE2::Set stays under its size cap and compiles, so one rule cannot silence every rule of its kinds nor make
+/// every analysis compile a huge set.
+void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
+{
+    for (int k = 0; k < SourceKindCount; ++k) {
+        const auto kind = static_cast<SourceKind>(k);
+        std::vector<std::size_t> members;
+        long total = 0;
+        for (std::size_t i = 0; i < extractors.size(); ++i)
+            if (extractors[i].re && std::count(extractors[i].sources.begin(), extractors[i].sources.end(), kind)) {
+                members.push_back(i);
+                total += extractors[i].re->ProgramSize();
+            }
+        for (;;) {
+            if (members.empty())
+                break;
+            if (total <= MaxSetProgram) {
+                re2::RE2::Set set(re2::RE2::Options(), re2::RE2::UNANCHORED);
+                for (const std::size_t i : members)
+                    set.Add(extractors[i].pattern, nullptr);
+                if (set.Compile())
+                    break;
+            }
+            const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
+                return extractors[a].re->ProgramSize() < extractors[b].re->ProgramSize();
+            });
+            ExtractorRule& rule = extractors[*worst];
+            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
+                                   std::string("the ") + toString(kind) + " pattern set (" + std::to_string(total) +
+                                       " instructions, cap " + std::to_string(MaxSetProgram) +
+                                       ") is over its cap or does not compile with this rule's pattern of " +
+                                       std::to_string(rule.re->ProgramSize()) + " instructions; rule left out"});
+            total -= rule.re->ProgramSize();
+            rule.re.reset();
+            members.erase(worst);
+        }
+    }
+    extractors.erase(std::remove_if(extractors.begin(), extractors.end(), [](const auto& r) { return !r.re; }),
+                     extractors.end());
+}
+
+}  // namespace
+
+std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeRuleRegistry& code)
+{
+    auto cat = std::make_shared<Catalog>();
+    cat->m_dir = dir;
+    Loader loader{*cat, code, {}, {}, {}, {}, {}};
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) {
+        loader.file = dir;
+        loader.error("", 0, "rules folder not found");
+        return cat;
+    }
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (const auto& f : listCatalogFiles(dir, cat->m_diagnostics)) {
+        loader.loadFile(f);
+        hash = fnv1a(f.rel + '\0' + loader.text.text() + '\0', hash);
+    }
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
+    cat->m_hash = hex;
+    isolateSetFailures(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
+    evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules, cat->m_priorityTables,
+                         cat->m_caseResults, cat->m_diagnostics);
+    evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
+    return cat;
+}
+
+}  // namespace attrib::engine
