@@ -176,6 +176,31 @@ CaseRecord makeCaseRecord(const engine::AnalysisResult& r, std::string bundleHas
     return c;
 }
 
+LabelAgreement compareLabel(const CaseLabel& label, const std::string& terminalState, const std::string& subDomain,
+                            const std::string& rootNode)
+{
+    LabelAgreement a;
+    auto one = [&a](const std::string& want, const std::string& got, bool& ok) {
+        if (want.empty())
+            return;
+        ++a.stated;
+        ok = want == got;
+        a.agreed += ok;
+    };
+    one(label.terminalState, terminalState, a.terminalState);
+    one(label.subDomain, subDomain, a.subDomain);
+    one(label.node, rootNode, a.node);
+    return a;
+}
+
+std::string agreementText(const CaseSummary& s)
+{
+    if (!s.label)
+        return "-";
+    const auto a = compareLabel(*s.label, s.terminalState, s.subDomain, s.rootNode);
+    return a.stated == 0 ? "-" : a.agrees() ? "yes" : "no";
+}
+
 engine::TimeNs nowNs()
 {
     return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())

@@ -23,6 +23,20 @@ std::string bundleContentHash(const engine::AnalysisResult& result);
 /// Everything a case keeps of one analysis. `bundleHash` from bundleContentHash; `createdAt` in UTC ns.
 CaseRecord makeCaseRecord(const engine::AnalysisResult& result, std::string bundleHash, engine::TimeNs createdAt);
 
+/// Which label fields were stated and which of them the verdict matches (terminal state, sub-domain, node).
+struct LabelAgreement {
+    int stated = 0;
+    int agreed = 0;
+    bool terminalState = true;
+    bool subDomain = true;
+    bool node = true;
+    bool agrees() const { return stated > 0 && stated == agreed; }
+};
+LabelAgreement compareLabel(const CaseLabel& label, const std::string& terminalState, const std::string& subDomain,
+                            const std::string& rootNode);
+/// "yes" / "no" / "-" (no label, or a label that states none of the three).
+std::string agreementText(const CaseSummary& summary);
+
 /// Now, UTC ns.
 engine::TimeNs nowNs();
 
