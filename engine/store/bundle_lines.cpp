@@ -15,16 +15,17 @@ LineSource bundleLineSource(const engine::AnalysisResult& result)
     std::map<std::string, const engine::FileCoverage*> coverage;
     for (const auto& c : result.fileCoverage)
         coverage[c.path] = &c;
-    auto files = std::make_shared<std::vector<engine::BundleFile>>();
+    auto files = std::make_shared<std::vector<engine::BundleFile>>(result.files);
+    auto skipped = std::make_shared<std::vector<bool>>();
     LineSource source;
     for (const auto& f : result.files) {
         const auto it = coverage.find(f.path);
-        if (it != coverage.end() && it->second->status == engine::CoverageStatus::Skipped)
-            continue;
-        files->push_back(f);
+        skipped->push_back(it != coverage.end() && it->second->status == engine::CoverageStatus::Skipped);
         source.files.push_back({f.path, it == coverage.end() ? std::string() : it->second->node});
     }
-    source.readLines = [files](std::size_t index, const LineVisitor& visit) {
+    source.readLines = [files, skipped](std::size_t index, const LineVisitor& visit) {
+        if (skipped->at(index))
+            return std::string("skipped by the collectors (binary, empty or unreadable)");
         std::string error;
         const auto read = importers::openBundleFile(files->at(index), error);
         if (!read)

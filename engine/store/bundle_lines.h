@@ -8,7 +8,8 @@
 
 namespace attrib::store {
 
-/// Every file of the analysis except those the collectors skipped (binary, empty, unreadable), with its node.
+/// Every file of the analysis with its node, in the analysis' file order (hit.file indexes result.files). Files
+/// the collectors skipped (binary, empty, unreadable) are not read; the index names them with that reason.
 /// The source keeps a copy of the file list, so it outlives `result`.
 LineSource bundleLineSource(const engine::AnalysisResult& result);
 

@@ -5,6 +5,7 @@
 #include "store_fixtures.h"
 
 #include "engine/store/case_record.h"
+#include "engine/store/case_result.h"
 #include "engine/store/schema.h"
 #include "engine/store/sqlite_case_store.h"
 #include "engine/store/sqlite_db.h"
@@ -96,6 +97,38 @@ private Q_SLOTS:
         }
         QVERIFY(!back->summary.label);
         QCOMPARE(store->integrityCheck(), std::string("ok"));
+    }
+
+    void caseReopensWithoutTheEngine()
+    {
+        auto outcome = importers::analyzeBundle(tests::samplePath("nvlink-xid149"), tests::sourceCatalog());
+        QVERIFY(outcome.result);
+        const auto& original = *outcome.result;
+        auto store = SqliteCaseStore::open(file("reopen.sqlite"));
+        const auto id = store->addCase(makeCaseRecord(original, bundleContentHash(original), nowNs()));
+        auto record = store->getCase(id);
+        bool moved = true;
+        const auto back = caseToResult(*record, &moved);
+        QVERIFY(!moved);
+        QCOMPARE(back->verdict.terminalState, original.verdict.terminalState);
+        QCOMPARE(back->verdict.rootCause->node, original.verdict.rootCause->node);
+        QCOMPARE(back->verdict.rootCause->decisiveObservation, original.verdict.rootCause->decisiveObservation);
+        QCOMPARE(back->symptoms.size(), original.symptoms.size());
+        for (std::size_t i = 0; i < back->symptoms.size(); ++i) {
+            QCOMPARE(back->symptoms[i].status, original.symptoms[i].status);
+            QCOMPARE(back->symptoms[i].causedBy, original.symptoms[i].causedBy);
+        }
+        QCOMPARE(back->observation(original.verdict.rootCause->decisiveObservation)->text,
+                 original.observation(original.verdict.rootCause->decisiveObservation)->text);
+        QCOMPARE(back->trace.size(), original.trace.size());
+        QCOMPARE(back->fileCoverage.size(), original.fileCoverage.size());
+        QCOMPARE(back->files.front().absolutePath.empty(), false);
+        QCOMPARE(engine::verdictToJson(*back)["root_cause"], engine::verdictToJson(original)["root_cause"]);
+        record->summary.bundlePath = "/no/longer/here";  // the bundle moved: stored lines only
+        const auto readOnly = caseToResult(*record, &moved);
+        QVERIFY(moved);
+        QVERIFY(readOnly->files.front().absolutePath.empty());
+        QCOMPARE(readOnly->observations.size(), original.observations.size());
     }
 
     void labelsAreSetReplacedAndChecked()
