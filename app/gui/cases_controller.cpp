@@ -67,19 +67,21 @@ QString CasesController::defaultStorePath()
     return dir + QStringLiteral("/cases.sqlite");
 }
 
-void CasesController::install(QMainWindow* window)
+void CasesController::install(QMainWindow* window, QDockWidget* tabWith)
 {
-    auto dock = [window](QWidget* w, const QString& title, const QString& name) {
+    auto dock = [window, tabWith](QWidget* w, const QString& title, const QString& name) {
         auto* d = new QDockWidget(title, window);
         d->setObjectName(name);
         d->setWidget(w);
-        window->addDockWidget(Qt::RightDockWidgetArea, d);
+        window->addDockWidget(Qt::BottomDockWidgetArea, d);
+        if (tabWith)
+            window->tabifyDockWidget(tabWith, d);
         return d;
     };
-    QDockWidget* search = dock(m_search, tr("Search"), QStringLiteral("searchDock"));
-    QDockWidget* label = dock(m_labels, tr("Case label"), QStringLiteral("caseLabelDock"));
-    window->tabifyDockWidget(search, label);
-    search->raise();
+    dock(m_search, tr("Search"), QStringLiteral("searchDock"));
+    dock(m_labels, tr("Case label"), QStringLiteral("caseLabelDock"));
+    if (tabWith)
+        tabWith->raise();
     QMenu* file = nullptr;
     for (QAction* a : window->menuBar()->actions())
         if (a->menu() && a->text() == QStringLiteral("&File"))

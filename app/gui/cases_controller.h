@@ -36,8 +36,9 @@ public:
     void setStorePath(const QString& path) { m_storePath = path; }
     QString storePath() const { return m_storePath; }
 
-    /// Adds the Label and Search docks and the File menu entries (Open case, Fleet, Export case report).
-    void install(QMainWindow* window);
+    /// Adds the Search and Case label docks (as tabs beside `tabWith`, which stays in front) and the File menu
+    /// entries (Open case, Export case report).
+    void install(QMainWindow* window, QDockWidget* tabWith);
 
     /// Saves the analysis as a case (hash and insert off the GUI thread); caseSaved or failed follows.
     void saveAnalysis(const engine::AnalysisSnapshot& result);
