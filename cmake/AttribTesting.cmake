@@ -14,6 +14,7 @@ function(attrib_add_test)
   target_compile_definitions(${T_NAME} PRIVATE
     ATTRIB_SOURCE_DIR="${rel_source}" ATTRIB_SOURCE_RULES_DIR="${rel_source}/rules")
   add_test(NAME ${T_NAME} COMMAND ${T_NAME} WORKING_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
-  set(env "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/xdg-runtime" "QT_QPA_PLATFORM=offscreen")
+  set(env "XDG_RUNTIME_DIR=${CMAKE_BINARY_DIR}/xdg-runtime" "XDG_DATA_HOME=${CMAKE_BINARY_DIR}/xdg-data"
+    "QT_QPA_PLATFORM=offscreen")
   set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${env}" LABELS "${T_LABELS}" TIMEOUT 300)
 endfunction()

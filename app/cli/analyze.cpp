@@ -1,31 +1,58 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// attrib analyze BUNDLE: the verdict of one evidence bundle, as text or JSON.
+// attrib analyze BUNDLE... [--store FILE]: the verdict of an evidence bundle, as text or JSON; with a store,
+// each bundle becomes a case (several bundles are analysed in parallel).
 #include "app/cli/cli.h"
 
 #include "engine/report.h"
 #include "engine/safe_text.h"
+#include "engine/store/case_record.h"
+#include "engine/store/sqlite_case_store.h"
 #include "engine/verdict_json.h"
 #include "importers/analyzer.h"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 namespace attrib::cli {
 
 namespace {
 
 struct AnalyzeOptions {
-    std::string bundle;
+    std::vector<std::string> bundles;
     std::string rulesDir;
     std::string traceFile;
+    std::string storeFile;
+    unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool json = false;
 };
 
+/// Saves one analysed bundle as a case; the case id goes to stderr so stdout stays the report.
+int saveCase(const engine::AnalysisResult& result, const std::string& storeFile)
+{
+    auto caseStore = openStoreFor(storeFile, false);
+    if (!caseStore)
+        return 1;
+    try {
+        const auto record = store::makeCaseRecord(result, store::bundleContentHash(result), store::nowNs());
+        std::cerr << "attrib: saved as case " << caseStore->addCase(record) << " in " << storeFile << "\n";
+        return 0;
+    } catch (const store::StoreError& e) {
+        std::cerr << "attrib: " << result.bundlePath << ": not saved: " << e.what() << "\n";
+        return 1;
+    }
+}
+
 int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
 {
+    if (o.bundles.size() > 1 && (o.storeFile.empty() || o.json || !o.traceFile.empty())) {
+        std::cerr << "attrib: several bundles need --store FILE (and take neither --json nor --trace)\n";
+        return 2;
+    }
     const auto catalog = loadCatalogFor(o.rulesDir, cli);
     for (const auto& d : catalog->diagnostics())
         std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
@@ -33,7 +60,9 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
         std::cerr << "attrib: no usable rules in " << engine::terminalSafe(catalog->directory()) << "\n";
         return 3;
     }
-    const auto outcome = importers::analyzeBundle(o.bundle, catalog);
+    if (o.bundles.size() > 1)
+        return analyzeIntoStore(o.bundles, o.storeFile, catalog, o.jobs);
+    const auto outcome = importers::analyzeBundle(o.bundles.front(), catalog);
     if (!outcome.result) {
         std::cerr << "attrib: " << engine::terminalSafe(outcome.error) << "\n";
         return 1;
@@ -48,7 +77,7 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
         }
     }
     std::cout << (o.json ? engine::dumpJson(engine::verdictToJson(result)) : engine::reportText(result));
-    return 0;
+    return o.storeFile.empty() ? 0 : saveCase(result, o.storeFile);
 }
 
 }  // namespace
@@ -56,11 +85,15 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
 void addAnalyzeCommand(CLI::App& app, CliContext& cli)
 {
     auto options = std::make_shared<AnalyzeOptions>();
-    auto* sub = app.add_subcommand("analyze", "analyse an evidence bundle (a folder or an archive of one)");
-    sub->add_option("BUNDLE", options->bundle, "bundle folder, or a .tar, .tar.gz, .tgz or .zip of one")->required();
+    auto* sub = app.add_subcommand("analyze", "analyse evidence bundles (folders or archives of one)");
+    sub->add_option("BUNDLE", options->bundles, "bundle folder, or a .tar, .tar.gz, .tgz or .zip of one")->required();
     sub->add_flag("--json", options->json, "print the verdict JSON (docs/verdict.md) instead of the text report");
     addRulesOption(*sub, options->rulesDir);
     sub->add_option("--trace", options->traceFile, "write the rule trace (JSON) to FILE")->option_text("FILE");
+    sub->add_option("--store", options->storeFile, "save each bundle's analysis as a case in this case store")
+        ->option_text("FILE");
+    sub->add_option("-j,--jobs", options->jobs, "bundles analysed at once with --store (default: CPU count)")
+        ->check(CLI::PositiveNumber);
     sub->callback([options, &cli] { cli.exitCode = runAnalyze(*options, cli); });
 }
 

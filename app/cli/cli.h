@@ -4,10 +4,16 @@
 
 #include "engine/catalog.h"
 
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class App;
+}
+
+namespace attrib::store {
+class SqliteCaseStore;
 }
 
 namespace attrib::cli {
@@ -29,5 +35,15 @@ void addAnalyzeCommand(CLI::App& app, CliContext& cli);
 void addRulesCommand(CLI::App& app, CliContext& cli);
 void addEvalCommand(CLI::App& app, CliContext& cli);
 void addReplayCommand(CLI::App& app, CliContext& cli);
+void addCasesCommand(CLI::App& app, CliContext& cli);
+void addLabelCommand(CLI::App& app, CliContext& cli);
+
+/// Opens a case store; on failure prints "attrib: <reason naming the file>" and returns nullptr.
+std::unique_ptr<store::SqliteCaseStore> openStoreFor(const std::string& path, bool readOnly);
+
+/// `attrib analyze BUNDLE... --store FILE`: analyses the bundles in parallel (`jobs` at a time) and saves one
+/// case per bundle, in argument order; prints one line per bundle. Returns the exit code.
+int analyzeIntoStore(const std::vector<std::string>& bundles, const std::string& storePath,
+                     const engine::CatalogPtr& catalog, unsigned jobs);
 
 }  // namespace attrib::cli

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attrib eval DIR: every bundle with an expected.json (sample or real-corpus format, tests/real/README.md),
 // scored on terminal state, sub-domain and culprit node, with per-domain and confusion tables and floors.
+// attrib eval --store FILE: the same score against the analysts' labels of the stored cases.
 #include "app/cli/cli.h"
 #include "app/cli/eval_report.h"
 
 #include "engine/expectation.h"
 #include "engine/safe_text.h"
+#include "engine/store/case_record.h"
+#include "engine/store/sqlite_case_store.h"
 #include "engine/verdict_json.h"
 #include "importers/analyzer.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 
@@ -66,12 +71,92 @@ int skippedTextFiles(const engine::AnalysisResult& result, const fs::path& bundl
 
 struct EvalOptions {
     std::string dir;
+    std::string storeFile;
     std::string rulesDir;
     std::string heldout = "all";
     std::string floorFile;
     bool json = false;
+    bool stored = false;
     bool verbose = false;
 };
+
+/// Per label field: how many cases state it and how many verdicts match.
+struct LabelScore {
+    int cases = 0;
+    int passed = 0;
+    std::array<int, 3> stated{};
+    std::array<int, 3> agreed{};
+};
+
+/// The verdict a labeled case is scored on: the current catalog's (bundle re-analysed) or the stored one.
+struct Scored {
+    std::string terminalState, subDomain, rootNode, source;
+};
+
+Scored verdictFor(const store::CaseSummary& c, const engine::CatalogPtr& catalog)
+{
+    Scored stored{c.terminalState, c.subDomain, c.rootNode, "stored"};
+    std::error_code ec;
+    if (!catalog)
+        return stored;
+    if (!fs::exists(c.bundlePath, ec))
+        return {c.terminalState, c.subDomain, c.rootNode, "stored (bundle missing)"};
+    const auto outcome = importers::analyzeBundle(c.bundlePath, catalog);
+    if (!outcome.result)
+        return {c.terminalState, c.subDomain, c.rootNode, "stored (" + outcome.error + ")"};
+    const auto& v = outcome.result->verdict;
+    std::string source = "re-analysed";
+    try {
+        if (store::bundleContentHash(*outcome.result) != c.bundleHash)
+            source += " (bundle changed since saved)";
+    } catch (const store::StoreError&) {
+        source += " (bundle unreadable)";
+    }
+    return {v.terminalState, v.subDomain, v.rootCause ? v.rootCause->node : std::string(), source};
+}
+
+int runStoreEval(const EvalOptions& o, const CliContext& cli)
+{
+    auto caseStore = openStoreFor(o.storeFile, true);
+    if (!caseStore)
+        return 1;
+    store::CaseFilter filter;
+    filter.labeledOnly = true;
+    auto cases = caseStore->listCases(filter);
+    if (cases.empty()) {
+        std::cerr << "attrib: " << o.storeFile << ": no labeled case (attrib label FILE ID ...)\n";
+        return 2;
+    }
+    std::reverse(cases.begin(), cases.end());
+    const engine::CatalogPtr catalog = o.stored ? nullptr : loadCatalogFor(o.rulesDir, cli);
+    LabelScore score;
+    std::cout << std::left << std::setw(8) << "case" << std::setw(44) << "label (state/domain/node)" << std::setw(44)
+              << "got" << std::setw(8) << "result"
+              << "verdict\n";
+    auto dash = [](const std::string& s) { return s.empty() ? std::string("-") : s; };
+    for (const auto& c : cases) {
+        const Scored got = verdictFor(c, catalog);
+        const auto a = store::compareLabel(*c.label, got.terminalState, got.subDomain, got.rootNode);
+        const std::array<std::pair<const std::string*, bool>, 3> fields{
+            {{&c.label->terminalState, a.terminalState}, {&c.label->subDomain, a.subDomain}, {&c.label->node, a.node}}};
+        for (std::size_t i = 0; i < fields.size(); ++i) {
+            score.stated[i] += !fields[i].first->empty();
+            score.agreed[i] += !fields[i].first->empty() && fields[i].second;
+        }
+        ++score.cases;
+        score.passed += a.stated == a.agreed;
+        std::cout << std::setw(8) << c.id << std::setw(44)
+                  << (dash(c.label->terminalState) + "/" + dash(c.label->subDomain) + "/" + dash(c.label->node))
+                  << std::setw(44) << (got.terminalState + "/" + got.subDomain + "/" + dash(got.rootNode))
+                  << std::setw(8) << (a.stated == a.agreed ? "pass" : "FAIL") << got.source << "\n";
+    }
+    std::cout << "\nterminal_state " << score.agreed[0] << "/" << score.stated[0] << ", sub_domain " << score.agreed[1]
+              << "/" << score.stated[1] << ", root-cause node " << score.agreed[2] << "/" << score.stated[2] << "\n";
+    std::cout << score.passed << " passed, " << score.cases - score.passed << " failed (" << score.cases
+              << " labeled cases in " << o.storeFile << ")\n";
+    return score.passed == score.cases ? 0 : 1;
+}
+
 
 engine::CaseScore evaluateBundle(const fs::path& bundle, const nlohmann::json& expected,
                                  const engine::CatalogPtr& catalog)
@@ -113,6 +198,12 @@ std::vector<engine::CaseScore> scoreAll(const std::vector<fs::path>& bundles, en
 /// Exit code: with a floor, 1 when a figure misses it; without, 1 when any case fails.
 int runEval(const EvalOptions& o, const CliContext& cli)
 {
+    if (o.dir.empty() == o.storeFile.empty()) {
+        std::cerr << "attrib: eval takes either DIR or --store FILE\n";
+        return 2;
+    }
+    if (!o.storeFile.empty())
+        return runStoreEval(o, cli);
     const auto filter = engine::parseHeldoutFilter(o.heldout);
     if (!filter) {
         std::cerr << "attrib: --heldout takes all, only or exclude\n";
@@ -162,8 +253,13 @@ int runEval(const EvalOptions& o, const CliContext& cli)
 void addEvalCommand(CLI::App& app, CliContext& cli)
 {
     auto options = std::make_shared<EvalOptions>();
-    auto* sub = app.add_subcommand("eval", "score every bundle with an expected.json under DIR");
-    sub->add_option("DIR", options->dir, "folder of labeled bundles (each with an expected.json)")->required();
+    auto* sub = app.add_subcommand(
+        "eval", "score the catalog: every bundle with an expected.json under DIR, or the labeled cases of a store");
+    sub->add_option("DIR", options->dir, "folder of labeled bundles (each with an expected.json)");
+    sub->add_option("--store", options->storeFile, "score against the labels of this case store's cases")
+        ->option_text("FILE");
+    sub->add_flag("--stored", options->stored,
+                  "with --store: score the stored verdicts instead of re-analysing the bundles");
     addRulesOption(*sub, options->rulesDir);
     sub->add_option("--heldout", options->heldout, "which cases: all, only (the held-out part) or exclude")
         ->check(CLI::IsMember({"all", "only", "exclude"}));

@@ -41,6 +41,8 @@ int main(int argc, char** argv)
     cli::addRulesCommand(app, context);
     cli::addEvalCommand(app, context);
     cli::addReplayCommand(app, context);
+    cli::addCasesCommand(app, context);
+    cli::addLabelCommand(app, context);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -4,6 +4,7 @@
 #include "app/bench/rule_bench.h"
 
 #include "app/gui/bundle_controller.h"
+#include "app/gui/cases_controller.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/progress_panel.h"
 #include "app/gui/recent_bundles.h"
@@ -58,6 +59,10 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     m_progress = new ProgressPanel(m_jobs, this);
     statusBar()->addPermanentWidget(m_progress);
     buildMenus();
+    m_cases = new CasesController(m_bundles, m_evidence, this);
+    m_cases->install(this, m_evidenceDock);
+    connect(m_cases, &CasesController::statusMessage, statusBar(),
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     installBench();
     bindSettings();
     connect(m_bundles, &BundleController::statusMessage, statusBar(),

@@ -24,6 +24,7 @@ class RuleBench;
 namespace attrib::app {
 
 class BundleController;
+class CasesController;
 class JobController;
 class ProgressPanel;
 class RecentBundles;
@@ -59,6 +60,7 @@ public:
     RecentBundles* recentBundles() const { return m_recent; }
     ProgressPanel* progressPanel() const { return m_progress; }
     bench::RuleBench* ruleBench() const { return m_bench; }
+    CasesController* casesController() const { return m_cases; }
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -92,6 +94,7 @@ private:
     ReportActions* m_reports;
     ProgressPanel* m_progress;
     bench::RuleBench* m_bench = nullptr;
+    CasesController* m_cases = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QDockWidget* m_verdictDock = nullptr;

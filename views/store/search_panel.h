@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Full-text search over every line of the bundle: the index is built (or reused) in the background with
+// progress and cancel; results are grouped by node and file; Enter / F3 / Shift+F3 step through the hits and
+// activating one asks for the evidence view at that line.
+#pragma once
+
+#include "engine/store/search_index.h"
+
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QPushButton;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace attrib::views {
+
+class SearchPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit SearchPanel(QWidget* parent = nullptr);
+    ~SearchPanel() override;
+
+    /// Builds or reuses the index at `indexPath` in a background thread; the search box works once it is ready.
+    void startIndex(const std::string& indexPath, const std::string& bundleHash, store::LineSource source);
+    /// Stops a running build (nothing is left behind).
+    void cancelIndex();
+    /// Uses an index that is already open (tests, or a reopened case).
+    void setIndex(std::shared_ptr<store::SearchIndex> index);
+    bool ready() const { return m_index != nullptr; }
+
+    /// Runs the query in the box; returns the number of hits.
+    int search(const QString& text);
+    /// Moves to the next / previous hit (F3 / Shift+F3) and activates it.
+    void nextHit(bool backwards = false);
+
+    QLineEdit* searchBox() const { return m_box; }
+    QTreeWidget* results() const { return m_results; }
+    QLabel* status() const { return m_status; }
+
+Q_SIGNALS:
+    /// A hit was activated: show this bundle file (index into the analysis' files) at this line.
+    void hitActivated(int file, qulonglong line);
+    void indexReady();
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void finishBuild(std::shared_ptr<store::SearchIndex> index, const QString& error, bool cancelled);
+    QTreeWidgetItem* groupItem(QTreeWidgetItem* parent, const QString& text);
+    void joinBuilder();
+
+    QLineEdit* m_box;
+    QTreeWidget* m_results;
+    QLabel* m_status;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
+    std::shared_ptr<store::SearchIndex> m_index;
+    std::thread m_builder;
+    std::atomic<bool> m_cancelFlag{false};
+    std::vector<QTreeWidgetItem*> m_hitItems;
+    int m_current = -1;
+};
+
+}  // namespace attrib::views
