@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// attribution-workbench [BUNDLE] [--screenshot FILE] [--dock-screenshots DIR] [--rules DIR]
+// attribution-workbench [BUNDLE] [--screenshot FILE] [--dock-screenshots DIR] [--timeout SECONDS] [--rules DIR]
+// With --screenshot the process always ends: 0 with the PNG written, non-zero with a one-line reason on stderr
+// (bundle missing or not a bundle, analysis failed, PNG not writable, no verdict before the timeout).
 #include "app/gui/bundle_controller.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/main_window.h"
@@ -16,6 +18,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace attrib;
 
@@ -26,6 +29,7 @@ struct Options {
     QString screenshot;
     QString dockDir;
     QString rulesDir;
+    int timeoutSeconds = 120;
 };
 
 Options parse(QApplication& app)
@@ -42,7 +46,10 @@ Options parse(QApplication& app)
                                    QStringLiteral("DIR"));
     const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("Rule catalog folder."),
                                    QStringLiteral("DIR"));
-    parser.addOptions({screenshot, docks, rules});
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QStringLiteral("With --screenshot: give up after SECONDS (default 120)."),
+                                     QStringLiteral("SECONDS"), QStringLiteral("120"));
+    parser.addOptions({screenshot, docks, rules, timeout});
     parser.addPositionalArgument(QStringLiteral("BUNDLE"), QStringLiteral("Bundle folder or archive to open."));
     parser.process(app);
     Options o;
@@ -50,6 +57,13 @@ Options parse(QApplication& app)
     o.screenshot = parser.value(screenshot);
     o.dockDir = parser.value(docks);
     o.rulesDir = parser.value(rules);
+    bool ok = false;
+    o.timeoutSeconds = parser.value(timeout).toInt(&ok);
+    if (!ok || o.timeoutSeconds <= 0) {
+        std::fprintf(stderr, "attribution-workbench: --timeout wants a positive number of seconds, not '%s'\n",
+                     qPrintable(parser.value(timeout)));
+        std::exit(2);
+    }
     return o;
 }
 
@@ -71,6 +85,15 @@ void saveScreenshots(app::MainWindow* window, const Options& o, int code)
 void armScreenshot(app::MainWindow* window, const Options& o)
 {
     auto* bundles = window->bundleController();
+    QObject::connect(window->jobController(), &app::JobController::failed, window,
+                     [](quint64, const QString& bundle, const QString& error) {
+                         std::fprintf(stderr, "attribution-workbench: could not analyse %s: %s\n", qPrintable(bundle),
+                                      qPrintable(error));
+                     });
+    QObject::connect(window->jobController(), &app::JobController::cancelled, window, [] {
+        std::fprintf(stderr, "attribution-workbench: analysis cancelled\n");
+        QCoreApplication::exit(4);
+    });
     // Queued replots and layout settle within a few event-loop turns; a short timer lets them run.
     QObject::connect(bundles, &app::BundleController::timelineShown, window,
                      [window, o] { QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); }); });
@@ -78,8 +101,9 @@ void armScreenshot(app::MainWindow* window, const Options& o)
                      [window, o] { QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 1); }); });
     if (o.bundle.isEmpty())
         QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); });
-    QTimer::singleShot(120000, window, [] {
-        std::fprintf(stderr, "attribution-workbench: no verdict after 120 s\n");
+    QTimer::singleShot(o.timeoutSeconds * 1000, window, [window, seconds = o.timeoutSeconds] {
+        std::fprintf(stderr, "attribution-workbench: no verdict after %d s, giving up\n", seconds);
+        window->jobController()->cancel();
         QCoreApplication::exit(2);
     });
 }
@@ -113,7 +137,10 @@ int main(int argc, char** argv)
     if (screenshot)
         armScreenshot(&window, o);
     window.show();
-    if (!o.bundle.isEmpty())
-        window.openBundle(o.bundle);
+    if (!o.bundle.isEmpty() && !window.openBundle(o.bundle) && screenshot) {
+        std::fprintf(stderr, "attribution-workbench: cannot open %s: %s\n", qPrintable(o.bundle),
+                     qPrintable(app::BundleController::whyNotBundle(o.bundle)));
+        return 2;
+    }
     return QApplication::exec();
 }
