@@ -23,7 +23,8 @@ QString observationLocation(const AnalysisData& analysis, int observation)
     if (observation < 0 || observation >= static_cast<int>(r.observations.size()))
         return {};
     const Observation& o = r.observations[observation];
-    const QString file = o.source.file < r.files.size() ? qs(r.files[o.source.file].path) : QStringLiteral("?");
+    const QString file =
+        o.source.file < r.files.size() ? qs(r.files[o.source.file].path) : QStringLiteral("unknown file");
     return file + QLatin1Char(':') + QString::number(o.source.line);
 }
 

@@ -5,6 +5,7 @@
 #include <QLocale>
 #include <QPainter>
 
+#include <algorithm>
 #include <map>
 
 namespace attrib::views {
@@ -150,7 +151,10 @@ QString formatUtc(TimeNs time, bool withDate)
 QString placeText(const std::string& node, int gpu, int rank, const std::string& link)
 {
     QStringList parts;
-    parts << (node.empty() ? QStringLiteral("job-wide") : qs(node));
+    // A GPU or a rank lives on some node: without one it is an unknown node, not the whole job.
+    parts << (!node.empty()               ? qs(node)
+                  : gpu >= 0 || rank >= 0 ? QStringLiteral("unknown node")
+                                          : QStringLiteral("job-wide"));
     if (gpu >= 0)
         parts << QStringLiteral("GPU %1").arg(gpu);
     if (rank >= 0)
@@ -162,19 +166,19 @@ QString placeText(const std::string& node, int gpu, int rank, const std::string&
 
 QString clockNote(const AnalysisResult& r, const std::string& node)
 {
-    if (r.clockOffsets.empty())
+    // Nothing to say when no clock was corrected: every time is the node's own.
+    const bool anyApplied =
+        std::any_of(r.clockOffsets.begin(), r.clockOffsets.end(), [](const ClockOffset& o) { return o.applied; });
+    if (!anyApplied)
         return {};
     for (const ClockOffset& o : r.clockOffsets) {
-        if (o.node != node)
-            continue;
-        const QString amount = QStringLiteral("%1%2 s \u00b1%3 s")
-                                   .arg(o.offset >= 0 ? QStringLiteral("+") : QString())
-                                   .arg(static_cast<double>(o.offset) / 1e9, 0, 'f', 2)
-                                   .arg(static_cast<double>(o.uncertainty) / 1e9, 0, 'f', 2);
-        return o.applied ? QStringLiteral("clock-corrected by ") + amount
-                         : QStringLiteral("not corrected: offset ") + amount + QStringLiteral(" is within jitter");
+        if (o.node == node && o.applied)
+            return QStringLiteral("clock-corrected by %1%2 s \u00b1%3 s")
+                .arg(o.offset >= 0 ? QStringLiteral("+") : QString())
+                .arg(static_cast<double>(o.offset) / 1e9, 0, 'f', 2)
+                .arg(static_cast<double>(o.uncertainty) / 1e9, 0, 'f', 2);
     }
-    return QStringLiteral("not corrected: no clock offset estimated for this node");
+    return QStringLiteral("not corrected: this node's clock agreed with the others");
 }
 
 QString plainToolTip(const QString& text)

@@ -33,6 +33,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QResizeEvent>
 #include <QStatusBar>
 #include <QTextEdit>
 #include <QTimer>
@@ -84,6 +85,7 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     if (restoreLayout) {
         restoreGeometry(m_settings->windowGeometry());
         restoreState(m_settings->windowState(), Settings::WindowStateVersion);
+        QTimer::singleShot(0, this, &MainWindow::recordDockShares);  // keep the restored proportions
     }
     updateTitle(QString());
 }
@@ -194,6 +196,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     if (!field)
         return QMainWindow::eventFilter(watched, event);
     event->accept();
+    if (widget->property("handlesEscape").toBool())
+        return event->type() == QEvent::ShortcutOverride ? false : QMainWindow::eventFilter(watched, event);
     if (event->type() == QEvent::KeyPress)
         m_timeline->plot()->setFocus(Qt::ShortcutFocusReason);
     return true;

@@ -42,6 +42,9 @@ private:
 
     void showDmesg()
     {
+        view()->setFilterQuery({});
+        panel()->findBar()->hide();
+        m_window->selectionModel()->selectSymptom(-1);
         view()->setFocus();
         m_window->selectionModel()->selectSymptom(m_window->selectionModel()->analysis()->rootCauseSymptom);
         QTest::keyClick(view(), Qt::Key_Return);  // the evidence line in its whole file

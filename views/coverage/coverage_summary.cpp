@@ -85,8 +85,12 @@ CoverageSummary CoverageSummary::build(const AnalysisResult& r)
               .arg(nodes.empty() ? QStringLiteral(" (no node named)")
                                  : QStringLiteral(" on %1 node(s)").arg(nodes.size()),
                    span);
-    for (const ClockOffset& o : r.clockOffsets)
-        s.clocks << qs(o.node) + QStringLiteral(": ") + clockNote(r, o.node);
+    for (const ClockOffset& o : r.clockOffsets) {
+        if (o.applied)
+            s.clocks << qs(o.node) + QStringLiteral(" ") + clockNote(r, o.node);
+    }
+    if (!s.clocks.isEmpty() && static_cast<std::size_t>(s.clocks.size()) < r.clockOffsets.size())
+        s.clocks << QStringLiteral("the other nodes' clocks agreed within the anchors' jitter");
     return s;
 }
 

@@ -11,7 +11,6 @@
 #include <QDateTime>
 #include <QLineEdit>
 #include <QMenu>
-#include <QTimeZone>
 #include <QToolButton>
 
 #include <algorithm>
@@ -272,10 +271,10 @@ TimeNs parseTime(const QString& text, TimeNs reference)
         t.truncate(dot);
     }
     for (const char* format : {"yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm"}) {
-        QDateTime dt = QDateTime::fromString(t, QLatin1String(format));
-        if (dt.isValid()) {
-            dt.setTimeZone(QTimeZone::UTC);
-            return static_cast<TimeNs>(dt.toSecsSinceEpoch()) * NsPerSec + fraction;
+        const QDateTime local = QDateTime::fromString(t, QLatin1String(format));
+        if (local.isValid()) {
+            const QDateTime utc(local.date(), local.time(), Qt::UTC);
+            return static_cast<TimeNs>(utc.toSecsSinceEpoch()) * NsPerSec + fraction;
         }
     }
     return NoTime;

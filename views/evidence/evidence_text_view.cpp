@@ -35,7 +35,10 @@ EvidenceTextView::EvidenceTextView(QWidget* parent)
     connect(verticalScrollBar(), &QScrollBar::valueChanged, viewport(), qOverload<>(&QWidget::update));
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, viewport(), qOverload<>(&QWidget::update));
     connect(&m_watcher, &QFutureWatcher<QVector<qint64>>::resultsReadyAt, this, &EvidenceTextView::onFilterResults);
-    connect(&m_watcher, &QFutureWatcher<QVector<qint64>>::finished, this, &EvidenceTextView::rowsChanged);
+    connect(&m_watcher, &QFutureWatcher<QVector<qint64>>::finished, this, [this] {
+        m_filterDone = true;  // after every batch was delivered: finished is queued behind resultsReadyAt
+        Q_EMIT rowsChanged();
+    });
 }
 
 EvidenceTextView::~EvidenceTextView()
@@ -210,8 +213,9 @@ void EvidenceTextView::setCurrentRow(qint64 row)
     const qint64 first = firstVisibleRow();
     const int visible = visibleRowCount();
     if (row < first || row >= first + visible) {
-        // Jumps land in the upper third so that the context before the line stays visible.
-        verticalScrollBar()->setValue(static_cast<int>(std::max<qint64>(0, row - visible / 3)));
+        // Jumps land in the middle so that the lines around it (a traceback's innermost frame above an
+        // exception, what followed below) stay visible.
+        verticalScrollBar()->setValue(static_cast<int>(std::max<qint64>(0, row - visible / 2)));
     }
     m_anchor = row;
     if (row != m_current) {
@@ -264,6 +268,7 @@ void EvidenceTextView::setFilterQuery(const LineQuery& query)
     if (!m_fileMode) {
         applyListFilter();
     } else if (!m_filter.isEmpty() && m_source && m_file >= 0) {
+        m_filterDone = false;
         m_watcher.setFuture(m_source->findLines(m_file, m_filter));
     }
     verticalScrollBar()->setValue(0);

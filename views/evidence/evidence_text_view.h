@@ -82,7 +82,7 @@ public:
     qint64 firstVisibleRow() const;
     int visibleRowCount() const;
     int lineHeight() const { return m_lineHeight; }
-    bool filterRunning() const { return m_fileMode && !m_filter.isEmpty() && m_watcher.isRunning(); }
+    bool filterRunning() const { return m_fileMode && !m_filter.isEmpty() && !m_filterDone; }
     QString filterText() const { return m_filter.text; }
     /// Row accessors, as painted (for tests and the panel).
     QString rowText(qint64 row);
@@ -144,6 +144,7 @@ private:
     std::optional<LineMatcher> m_find;
     std::set<std::pair<int, qint64>> m_bookmarks;  ///< (file, 0-based line)
     qint64 m_anchor = -1;
+    bool m_filterDone = true;  ///< file mode: every batch of the background filter has arrived
     QFutureWatcher<QVector<qint64>> m_watcher;
     qint64 m_current = -1;
     qint64 m_pendingLine = -1;  ///< line to make current once the index reaches it

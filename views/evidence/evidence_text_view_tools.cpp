@@ -178,13 +178,18 @@ void EvidenceTextView::moveTo(qint64 row, bool extend)
 
 void EvidenceTextView::contextMenuEvent(QContextMenuEvent* event)
 {
-    const qint64 row = rowAt(viewport()->mapFrom(this, event->pos()).y());
+    // From the mouse the position is in viewport coordinates; from the Menu key the menu opens at the current row.
+    const bool keyboard = event->reason() == QContextMenuEvent::Keyboard;
+    const qint64 row = keyboard ? m_current : rowAt(event->pos().y());
     if (row < 0)
         return;
     const auto [first, last] = selectedRows();
     if (row < first || row > last)
         setCurrentRow(row);
-    Q_EMIT contextMenuRequested(row, event->globalPos());
+    const QPoint at = keyboard
+        ? viewport()->mapToGlobal(QPoint(gutterWidth(), static_cast<int>(row - firstVisibleRow() + 1) * m_lineHeight))
+        : event->globalPos();
+    Q_EMIT contextMenuRequested(row, at);
 }
 
 }  // namespace attrib::views

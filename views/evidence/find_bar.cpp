@@ -20,35 +20,37 @@ FindBar::FindBar(QWidget* parent)
     m_text->setToolTip(QStringLiteral("Enter or F3: next match \u00b7 Shift+Enter or Shift+F3: previous \u00b7 "
                                       "Esc: back to the lines"));
     m_text->installEventFilter(this);
+    m_text->setProperty("handlesEscape", true);  // the window's "Esc leaves a field" lets this field close the bar
     m_regex = tool(QStringLiteral(".*"), QStringLiteral("Regular expression (Perl syntax)"), true);
     m_case = tool(QStringLiteral("Aa"), QStringLiteral("Match case"), true);
     QToolButton* prev = tool(QStringLiteral("\u25b2"), QStringLiteral("Previous match (Shift+F3)"));
     QToolButton* next = tool(QStringLiteral("\u25bc"), QStringLiteral("Next match (F3)"));
-    QToolButton* keep = tool(QStringLiteral("Keep only"), QStringLiteral("Filter in: show only the lines that match"));
-    QToolButton* hide = tool(QStringLiteral("Hide"), QStringLiteral("Filter out: hide the lines that match"));
-    QToolButton* close = tool(QStringLiteral("\u2715"), QStringLiteral("Close the find bar (Esc)"));
+    QToolButton* keepButton =
+        tool(QStringLiteral("Keep only"), QStringLiteral("Filter in: show only the lines that match"));
+    QToolButton* hideButton = tool(QStringLiteral("Hide"), QStringLiteral("Filter out: hide the lines that match"));
+    QToolButton* closeButton = tool(QStringLiteral("\u2715"), QStringLiteral("Close the find bar (Esc)"));
     m_status->setTextFormat(Qt::PlainText);
     m_status->setMinimumWidth(90);
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
     row->setSpacing(2);
     row->addWidget(m_text, 1);
-    for (QToolButton* b : {m_regex, m_case, prev, next, keep, hide})
+    for (QToolButton* b : {m_regex, m_case, prev, next, keepButton, hideButton})
         row->addWidget(b);
     row->addWidget(m_status);
-    row->addWidget(close);
+    row->addWidget(closeButton);
     connect(m_text, &QLineEdit::textChanged, this, &FindBar::emitQuery);
     connect(m_regex, &QToolButton::toggled, this, &FindBar::emitQuery);
     connect(m_case, &QToolButton::toggled, this, &FindBar::emitQuery);
     connect(prev, &QToolButton::clicked, this, &FindBar::findPrevious);
     connect(next, &QToolButton::clicked, this, &FindBar::findNext);
-    connect(keep, &QToolButton::clicked, this, [this] { Q_EMIT filterRequested(query()); });
-    connect(hide, &QToolButton::clicked, this, [this] {
+    connect(keepButton, &QToolButton::clicked, this, [this] { Q_EMIT filterRequested(query()); });
+    connect(hideButton, &QToolButton::clicked, this, [this] {
         LineQuery q = query();
         q.invert = true;
         Q_EMIT filterRequested(q);
     });
-    connect(close, &QToolButton::clicked, this, [this] {
+    connect(closeButton, &QToolButton::clicked, this, [this] {
         hide();
         Q_EMIT closed();
     });
@@ -101,7 +103,10 @@ bool FindBar::eventFilter(QObject* watched, QEvent* event)
     if (watched == m_text && event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
         if (key->key() == Qt::Key_Return || key->key() == Qt::Key_Enter) {
-            key->modifiers() & Qt::ShiftModifier ? Q_EMIT findPrevious() : Q_EMIT findNext();
+            if (key->modifiers() & Qt::ShiftModifier)
+                Q_EMIT findPrevious();
+            else
+                Q_EMIT findNext();
             return true;
         }
         if (key->key() == Qt::Key_Escape) {

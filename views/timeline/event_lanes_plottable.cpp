@@ -374,9 +374,7 @@ void EventLanesPlottable::drawCauseArrow(QCPPainter* painter, const TimeMapping&
     painter->setBrush(ink);
     const QPointF tip[] = {b, left.p2(), right.p2()};
     painter->drawPolygon(tip, 3);
-    QFont f = painter->font();
-    f.setPointSizeF(f.pointSizeF() * 0.9);
-    painter->setFont(f);
+    const QFont f = painter->font();
     const QString text = QStringLiteral("explains");
     const QPointF mid = line.center();
     const double w = QFontMetrics(f).horizontalAdvance(text) + 6;

@@ -194,17 +194,17 @@ std::pair<double, double> failureBounds(const AnalysisResult& r, const TimeOrigi
 
 void markClocks(const AnalysisResult& r, const std::unordered_map<std::string, int>& nodeIndex, TimelineData& data)
 {
+    // Only corrected clocks are marked on the lanes; offsets within the anchors' jitter are listed in Coverage.
     for (const ClockOffset& o : r.clockOffsets) {
         auto it = nodeIndex.find(o.node);
-        if (it == nodeIndex.end())
+        if (it == nodeIndex.end() || !o.applied)
             continue;
         NodeTrack& track = data.nodes[static_cast<std::size_t>(it->second)];
         track.clockCorrected = o.applied;
-        track.clockText = QStringLiteral("clock %1%2 s \u00b1%3 s%4")
+        track.clockText = QStringLiteral("clock %1%2 s \u00b1%3 s, corrected")
                               .arg(o.offset >= 0 ? QStringLiteral("+") : QString())
                               .arg(static_cast<double>(o.offset) / 1e9, 0, 'f', 2)
-                              .arg(static_cast<double>(o.uncertainty) / 1e9, 0, 'f', 2)
-                              .arg(o.applied ? QStringLiteral(", corrected") : QStringLiteral(", within jitter"));
+                              .arg(static_cast<double>(o.uncertainty) / 1e9, 0, 'f', 2);
     }
 }
 

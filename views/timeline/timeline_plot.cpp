@@ -101,7 +101,8 @@ void TimelinePlot::setTimelineData(TimelineDataPtr timeline)
     if (m_data) {
         m_ticker->setOrigin(m_data->origin.origin);
         m_ticker->setReference(m_data->hasRoot() ? m_data->rootX : 0);
-        m_layout.setExpanded(m_data->rootNode, true);  // the root cause's GPU lane is shown from the start
+        if (m_data->rootGpu >= 0)
+            m_layout.setExpanded(m_data->rootNode, true);  // the root cause's GPU lane is shown from the start
     }
     rebuildLanes();
     rebuildLegend();
@@ -190,7 +191,11 @@ void TimelinePlot::updateTimeAxisLabel()
         xAxis->setLabel(QStringLiteral("time relative to the root cause (") +
                         formatUtc(m_data->origin.toTime(m_data->rootX)) + QStringLiteral(" UTC)"));
     else
-        xAxis->setLabel(QStringLiteral("UTC, ") + formatUtc(m_data->origin.origin).left(10));
+        xAxis->setLabel(QStringLiteral("UTC, ") + formatUtc(m_data->origin.toTime(m_data->failStart)).left(10));
+    const bool corrected =
+        std::any_of(m_data->nodes.begin(), m_data->nodes.end(), [](const NodeTrack& n) { return n.clockCorrected; });
+    if (corrected)
+        xAxis->setLabel(xAxis->label() + QStringLiteral(" \u00b7 clock-corrected on the lanes that say so"));
 }
 
 void TimelinePlot::resetView()

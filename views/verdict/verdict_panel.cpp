@@ -6,6 +6,7 @@
 #include "views/glossary.h"
 #include "views/presentation.h"
 
+#include <QBoxLayout>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QGridLayout>
@@ -36,9 +37,36 @@ QLabel* heading(const QString& s, QWidget* parent)
     return label;
 }
 
+/// The verdict's badges side by side, or one under the other when the pane is too narrow for both.
+class BadgeRow : public QWidget {
+public:
+    explicit BadgeRow(QWidget* parent)
+        : QWidget(parent)
+        , m_box(new QBoxLayout(QBoxLayout::LeftToRight, this))
+    {
+        m_box->setContentsMargins(0, 0, 0, 0);
+    }
+    void add(QLabel* badge) { m_box->addWidget(badge, 0, Qt::AlignLeft); }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        int need = 0;
+        for (const QLabel* l : findChildren<QLabel*>())
+            need += l->sizeHint().width() + m_box->spacing();
+        const auto direction = need > width() ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+        if (direction != m_box->direction())
+            m_box->setDirection(direction);
+    }
+
+private:
+    QBoxLayout* m_box;
+};
+
 QLabel* badge(const QString& s, const QColor& color, QWidget* parent)
 {
-    QLabel* label = text(s, parent, true);  // wraps rather than being cut in a narrow pane
+    QLabel* label = text(s, parent, false);
     label->setStyleSheet(QStringLiteral("background: %1; color: white; border-radius: 4px; padding: 4px 10px; "
                                         "font-weight: bold; font-size: 13pt")
                              .arg(color.name()));
@@ -134,16 +162,15 @@ void VerdictPanel::rebuild()
 void VerdictPanel::addBadges(QVBoxLayout* layout)
 {
     const Verdict& v = m_analysis->r().verdict;
-    auto* row = new QHBoxLayout;
-    QLabel* state = badge(badgeText(v.terminalState), terminalStateColor(v.terminalState), this);
+    auto* row = new BadgeRow(this);
+    QLabel* state = badge(badgeText(v.terminalState), terminalStateColor(v.terminalState), row);
     state->setObjectName(QStringLiteral("terminalStateBadge"));
-    QLabel* domain = badge(badgeText(v.subDomain), domainColor(v.subDomain).darker(125), this);
+    QLabel* domain = badge(badgeText(v.subDomain), domainColor(v.subDomain).darker(125), row);
     domain->setObjectName(QStringLiteral("subDomainBadge"));
     domain->setToolTip(QStringLiteral("Sub-domain: the part of the system that failed"));
-    row->addWidget(state);
-    row->addWidget(domain);
-    row->addStretch(1);
-    layout->addLayout(row);
+    row->add(state);
+    row->add(domain);
+    layout->addWidget(row);
     if (!v.explanation.empty()) {
         QLabel* explanation = text(qs(v.explanation), this);
         explanation->setObjectName(QStringLiteral("verdictExplanation"));
