@@ -112,6 +112,24 @@ int indexField(Event& e, const char* key, int fallback)
 
 }  // namespace
 
+std::string expandProse(const std::string& tpl, const std::map<std::string, std::string>& values, bool* missing)
+{
+    std::map<std::string, std::string> filled = values;
+    for (std::size_t open = tpl.find('{'); open != std::string::npos; open = tpl.find('{', open + 1)) {
+        const auto close = tpl.find('}', open);
+        if (close == std::string::npos)
+            break;
+        const std::string key = tpl.substr(open + 1, close - open - 1);
+        auto& value = filled[key];
+        if (value.empty()) {
+            value = key == "node" ? "an unknown node" : "unknown";
+            if (missing)
+                *missing = true;
+        }
+    }
+    return expandTemplate(tpl, filled);
+}
+
 std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values)
 {
     std::string out;

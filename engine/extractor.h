@@ -47,5 +47,9 @@ Event makeEvent(const LineMatch& match, const Observation& obs);
 
 /// Expands `{name}` placeholders from a map; unknown names expand to "?".
 std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values);
+/// Expands `{name}` placeholders for prose read by people: unknown values become words ("an unknown node",
+/// "unknown"), never "?". Sets `missing` when a placeholder had no value.
+std::string expandProse(const std::string& tpl, const std::map<std::string, std::string>& values,
+                        bool* missing = nullptr);
 
 }  // namespace attrib::engine

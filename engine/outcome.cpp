@@ -179,7 +179,7 @@ Candidate toCandidate(const Catalog& catalog, const Symptom& s)
     c.time = s.firstSeen;
     c.terminalState = def ? def->terminalState : "unknown";
     c.subDomain = s.domain;
-    c.summary = def ? expandTemplate(def->summary, templateValues(s)) : s.name;
+    c.summary = def ? expandProse(def->summary, templateValues(s)) : s.name;
     return c;
 }
 
@@ -192,6 +192,18 @@ std::uint64_t decisiveObservation(const Symptom& s, const std::vector<Event>& ev
             return it->observations.front();
     }
     return s.evidence.empty() ? 0 : s.evidence.front();
+}
+
+/// The action for people: when the evidence names no node, it starts by finding it.
+std::string actionText(const std::string& tpl, const Symptom& s, const std::map<std::string, std::string>& values)
+{
+    if (!s.node.empty() || tpl.find("{node}") == std::string::npos)
+        return expandProse(tpl, values);
+    auto named = values;
+    named["node"] = "that node";
+    return "find the node that logged this first (the evidence names no host: add nodes/<host>/ folders or a "
+           "workload.json), then " +
+        expandProse(tpl, named);
 }
 
 void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<Event>& events, const std::string& rule,
@@ -207,13 +219,16 @@ void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<E
     rc.rank = s.rank;
     rc.link = s.link;
     rc.time = s.firstSeen;
-    rc.summary = def ? expandTemplate(def->summary, values) : s.name;
+    rc.summary = def ? expandProse(def->summary, values) : s.name;
     rc.rule = rule;
     rc.decisiveObservation = decisiveObservation(s, events);
     v.terminalState = def ? def->terminalState : "unknown";
     v.subDomain = s.domain;
-    v.action.action = def ? expandTemplate(def->action, values) : "";
-    v.action.target = def ? expandTemplate(def->target, values) : s.node;
+    v.action.action = def ? actionText(def->action, s, values) : "";
+    bool targetIncomplete = false;
+    v.action.target = def ? expandProse(def->target, values, &targetIncomplete) : s.node;
+    if (targetIncomplete)
+        v.action.target.clear();  // a target names a machine; a partly unknown one names nothing
     v.action.why = rc.summary;
     v.rootCause = rc;
 }

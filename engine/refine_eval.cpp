@@ -129,7 +129,7 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
 void apply(const RefineRule& rule, const Symptom& cause, Symptom& target, const Check& c, TraceSink& trace)
 {
     const bool scrubbing = rule.phase == "scrub";
-    const std::string reason = expandTemplate(rule.reason, reasonValues(cause, target));
+    const std::string reason = expandProse(rule.reason, reasonValues(cause, target));
     TraceStep step = evaluationStep(rule, cause, target, c);
     step.action = scrubbing ? "scrub" : "demote";
     step.summary = target.id + (scrubbing ? " scrubbed" : " demoted") + " by " + cause.id + ": " + reason;

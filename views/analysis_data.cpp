@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/analysis_data.h"
 
+#include "engine/catalog.h"
+
 #include <algorithm>
 
 namespace attrib::views {
@@ -77,13 +79,18 @@ void indexObservations(AnalysisData& d)
 
 }  // namespace
 
-std::shared_ptr<const AnalysisData> AnalysisData::build(AnalysisSnapshot result)
+std::shared_ptr<const AnalysisData> AnalysisData::build(AnalysisSnapshot result, const engine::Catalog* catalog)
 {
     auto d = std::make_shared<AnalysisData>();
     d->result = result ? std::move(result) : std::make_shared<const AnalysisResult>();
     d->m_complete = !d->result->engine.version.empty();
     indexObservations(*d);
     indexSymptoms(*d);
+    d->symptomDescription.resize(d->result->symptoms.size());
+    for (std::size_t s = 0; catalog && s < d->result->symptoms.size(); ++s) {
+        if (const engine::SymptomDef* def = catalog->symptom(d->result->symptoms[s].name))
+            d->symptomDescription[s] = def->description;
+    }
     return d;
 }
 

@@ -9,6 +9,10 @@
 #include <span>
 #include <vector>
 
+namespace attrib::engine {
+class Catalog;
+}
+
 namespace attrib::views {
 
 /// How a symptom, event or evidence line relates to the verdict. Later values weigh more.
@@ -23,9 +27,12 @@ struct AnalysisData {
     std::vector<EvidenceRole> observationRole;                  ///< observation -> strongest role
     std::vector<std::vector<std::uint32_t>> observationEvents;  ///< observation -> events citing it
     std::vector<std::vector<std::uint32_t>> fileObservations;   ///< file -> observations, by line
+    std::vector<std::string> symptomDescription;  ///< symptom -> the registry's description (empty without one)
 
-    /// Builds the lookups; `result` may be a partial result (files only) while analysis runs.
-    static std::shared_ptr<const AnalysisData> build(engine::AnalysisSnapshot result);
+    /// Builds the lookups; `result` may be a partial result (files only) while analysis runs. With a catalog,
+    /// symptoms carry the registry's plain-language description (tooltips).
+    static std::shared_ptr<const AnalysisData> build(engine::AnalysisSnapshot result,
+                                                     const engine::Catalog* catalog = nullptr);
 
     const engine::AnalysisResult& r() const { return *result; }
     bool hasVerdict() const { return m_complete; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/describe.h"
 
+#include "views/glossary.h"
 #include "views/presentation.h"
 
 namespace attrib::views {
@@ -22,7 +23,8 @@ QString observationLocation(const AnalysisData& analysis, int observation)
     if (observation < 0 || observation >= static_cast<int>(r.observations.size()))
         return {};
     const Observation& o = r.observations[observation];
-    const QString file = o.source.file < r.files.size() ? qs(r.files[o.source.file].path) : QStringLiteral("?");
+    const QString file =
+        o.source.file < r.files.size() ? qs(r.files[o.source.file].path) : QStringLiteral("unknown file");
     return file + QLatin1Char(':') + QString::number(o.source.line);
 }
 
@@ -46,8 +48,10 @@ QString describeEvent(const AnalysisData& analysis, int event)
     const Event& e = r.events[event];
     QStringList lines;
     lines << qs(e.type) + QStringLiteral(" \u2014 ") + placeText(e.node, e.gpu, e.rank, e.link);
-    lines << formatUtc(e.time) + QStringLiteral(" UTC  (") + QString::fromLatin1(toString(e.timeSource)) +
-            QLatin1Char(')');
+    const QString when = timeSourceGlossary(e.timeSource);
+    const QString clock = clockNote(r, e.node);
+    lines << formatUtc(e.time) + QStringLiteral(" UTC  (") + timeSourceText(e.timeSource) +
+            (clock.isEmpty() ? QString() : QStringLiteral(", ") + clock) + QLatin1Char(')');
     const int s = analysis.eventSymptom[event];
     if (s >= 0)
         lines << QStringLiteral("symptom ") + qs(r.symptoms[s].id) + QStringLiteral(" \u2014 ") +
@@ -55,6 +59,8 @@ QString describeEvent(const AnalysisData& analysis, int event)
     else
         lines << QStringLiteral("context event (raises no symptom)");
     lines << QStringLiteral("rule ") + qs(e.rule);
+    if (!when.isEmpty())
+        lines << when;
     QStringList attrs;
     for (const auto& [k, v] : e.attrs)
         attrs << qs(k) + QLatin1Char('=') + elide(qs(v), 60);
@@ -78,11 +84,22 @@ QString describeSymptom(const AnalysisData& analysis, int symptom)
     QStringList lines;
     lines << qs(s.name) + QStringLiteral(" (") + qs(s.domain) + QStringLiteral(") \u2014 ") +
             placeText(s.node, s.gpu, s.rank, s.link);
+    const QString clock = clockNote(r, s.node);
     lines << formatUtc(s.firstSeen) + QStringLiteral(" \u2192 ") + formatUtc(s.lastSeen, false) +
-            QStringLiteral(" UTC, ") + QString::number(s.count) + QStringLiteral(" event(s)");
+            QStringLiteral(" UTC, ") + QString::number(s.count) + QStringLiteral(" event(s)") +
+            (clock.isEmpty() ? QString() : QStringLiteral(" (") + clock + QLatin1Char(')'));
     if (symptom == analysis.rootCauseSymptom)
         lines << QStringLiteral("ROOT CAUSE");
+    if (static_cast<std::size_t>(symptom) < analysis.symptomDescription.size() &&
+        !analysis.symptomDescription[static_cast<std::size_t>(symptom)].empty())
+        lines << elide(qs(analysis.symptomDescription[static_cast<std::size_t>(symptom)]), 400);
     lines << elide(statusLine(s), 400);
+    if (s.status == SymptomStatus::Demoted)
+        lines << glossary(Term::Demoted);
+    else if (s.status == SymptomStatus::Scrubbed)
+        lines << glossary(Term::Scrubbed);
+    if (const QString t = timeSourceGlossary(s.timeSource); !t.isEmpty())
+        lines << t;
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -3,7 +3,9 @@
 
 #include <QDateTime>
 #include <QLocale>
+#include <QPainter>
 
+#include <algorithm>
 #include <map>
 
 namespace attrib::views {
@@ -15,14 +17,21 @@ namespace {
 struct DomainColor {
     const char* name;
     QRgb rgb;
+    MarkerShape shape;
 };
 
-// Mid-dark tones: distinct from each other and legible as marker fills and text on white.
+// Okabe & Ito's colour-blind-safe palette (Color Universal Design, 2008) plus greys; domains that share a colour
+// differ in marker shape, so every domain stays distinct without relying on hue alone.
+constexpr QRgb Vermillion = 0xd55e00, Blue = 0x0072b2, Green = 0x009e73, Orange = 0xe69f00, Sky = 0x56b4e9,
+               Purple = 0xcc79a7, Ink = 0x444444;
+using enum MarkerShape;
 constexpr DomainColor DomainColors[] = {
-    {"gpu", 0xd62728},       {"gpu_memory", 0xc2185b},    {"nvlink", 0x7b1fa2},        {"nvswitch", 0x4527a0},
-    {"network", 0x1f77b4},   {"comm_library", 0x00838f},  {"host", 0x8c564b},          {"storage", 0x827717},
-    {"scheduler", 0x546e7a}, {"container", 0x2e7d32},     {"power_thermal", 0xef6c00}, {"application", 0x3949ab},
-    {"oom", 0xad1457},       {"configuration", 0x6d4c41}, {"unknown", 0x9e9e9e},       {"context", 0xb0b7bf},
+    {"gpu", Vermillion, Circle},    {"gpu_memory", Vermillion, Square},  {"nvlink", Purple, Circle},
+    {"nvswitch", Purple, Square},   {"network", Blue, Circle},           {"comm_library", Sky, Diamond},
+    {"host", Orange, Circle},       {"storage", Orange, Square},         {"scheduler", Ink, Triangle},
+    {"container", Green, Triangle}, {"power_thermal", Orange, Triangle}, {"application", Blue, Square},
+    {"oom", Vermillion, Diamond},   {"configuration", Green, Diamond},   {"unknown", 0x9e9e9e, Circle},
+    {"context", 0xb0b7bf, Circle},
 };
 
 }  // namespace
@@ -47,6 +56,38 @@ QColor domainColor(const QString& domain)
 QColor domainColor(const std::string& domain)
 {
     return domainColor(qs(domain));
+}
+
+MarkerShape domainShape(const QString& domain)
+{
+    for (const auto& d : DomainColors) {
+        if (domain == QLatin1String(d.name))
+            return d.shape;
+    }
+    return MarkerShape::Circle;
+}
+
+void drawMarker(QPainter* painter, const QPointF& c, double r, MarkerShape shape)
+{
+    switch (shape) {
+    case MarkerShape::Circle: painter->drawEllipse(c, r, r); return;
+    case MarkerShape::Square: painter->drawRect(QRectF(c.x() - r * 0.9, c.y() - r * 0.9, r * 1.8, r * 1.8)); return;
+    case MarkerShape::Diamond: {
+        const QPointF p[] = {
+            {c.x(), c.y() - r * 1.25}, {c.x() + r * 1.25, c.y()}, {c.x(), c.y() + r * 1.25}, {c.x() - r * 1.25, c.y()}};
+        painter->drawPolygon(p, 4);
+        return;
+    }
+    case MarkerShape::Triangle:
+    case MarkerShape::TriangleDown: {
+        const double s = shape == MarkerShape::Triangle ? 1 : -1;
+        const QPointF p[] = {{c.x(), c.y() - s * r * 1.3},
+                             {c.x() + r * 1.2, c.y() + s * r * 0.9},
+                             {c.x() - r * 1.2, c.y() + s * r * 0.9}};
+        painter->drawPolygon(p, 3);
+        return;
+    }
+    }
 }
 
 QColor terminalStateColor(const std::string& state)
@@ -110,7 +151,10 @@ QString formatUtc(TimeNs time, bool withDate)
 QString placeText(const std::string& node, int gpu, int rank, const std::string& link)
 {
     QStringList parts;
-    parts << (node.empty() ? QStringLiteral("job-wide") : qs(node));
+    // A GPU or a rank lives on some node: without one it is an unknown node, not the whole job.
+    parts << (!node.empty()               ? qs(node)
+                  : gpu >= 0 || rank >= 0 ? QStringLiteral("unknown node")
+                                          : QStringLiteral("job-wide"));
     if (gpu >= 0)
         parts << QStringLiteral("GPU %1").arg(gpu);
     if (rank >= 0)
@@ -118,6 +162,23 @@ QString placeText(const std::string& node, int gpu, int rank, const std::string&
     if (!link.empty())
         parts << QStringLiteral("link %1").arg(qs(link));
     return parts.join(QStringLiteral(" · "));
+}
+
+QString clockNote(const AnalysisResult& r, const std::string& node)
+{
+    // Nothing to say when no clock was corrected: every time is the node's own.
+    const bool anyApplied =
+        std::any_of(r.clockOffsets.begin(), r.clockOffsets.end(), [](const ClockOffset& o) { return o.applied; });
+    if (!anyApplied)
+        return {};
+    for (const ClockOffset& o : r.clockOffsets) {
+        if (o.node == node && o.applied)
+            return QStringLiteral("clock-corrected by %1%2 s \u00b1%3 s")
+                .arg(o.offset >= 0 ? QStringLiteral("+") : QString())
+                .arg(static_cast<double>(o.offset) / 1e9, 0, 'f', 2)
+                .arg(static_cast<double>(o.uncertainty) / 1e9, 0, 'f', 2);
+    }
+    return QStringLiteral("not corrected: this node's clock agreed with the others");
 }
 
 QString plainToolTip(const QString& text)

@@ -48,15 +48,23 @@ bool BundleController::isBundlePath(const QString& path)
     return false;
 }
 
+QString BundleController::whyNotBundle(const QString& path)
+{
+    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+    if (isBundlePath(absolute))
+        return {};
+    const QString why = QFileInfo::exists(absolute)
+        ? QStringLiteral("%1 is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive.")
+        : QStringLiteral("%1 does not exist.");
+    return why.arg(absolute);
+}
+
 bool BundleController::open(const QString& path)
 {
     const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
-    if (!isBundlePath(absolute)) {
-        const QString why = QFileInfo::exists(absolute)
-            ? QStringLiteral("%1 is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive.")
-            : QStringLiteral("%1 does not exist.");
-        m_views.verdict->showMessage(QStringLiteral("Cannot open this bundle"), why.arg(absolute), true);
-        Q_EMIT statusMessage(why.arg(absolute));
+    if (const QString why = whyNotBundle(absolute); !why.isEmpty()) {
+        m_views.verdict->showMessage(QStringLiteral("Cannot open this bundle"), why, true);
+        Q_EMIT statusMessage(why);
         return false;
     }
     m_recent->add(absolute);
@@ -132,7 +140,7 @@ void BundleController::adopt(const engine::AnalysisSnapshot& result, const engin
 {
     if (!result)
         return;
-    const auto analysis = views::AnalysisData::build(result);
+    const auto analysis = views::AnalysisData::build(result, catalog.get());
     onAnalysed(0, analysis, catalog, 0);
     m_views.timeline->setTimelineData(views::TimelineData::build(*analysis));
     Q_EMIT statusMessage(QStringLiteral("Re-analysed with the edited rules"));

@@ -42,6 +42,8 @@ public:
     static QStringList archiveSuffixes();
     /// An existing folder, or an existing file named like an archive.
     static bool isBundlePath(const QString& path);
+    /// Why `path` is not a bundle, as one sentence (empty when it is one).
+    static QString whyNotBundle(const QString& path);
 
     /// Starts analysing `path`; false (with a message in the verdict panel) when it is not a bundle.
     bool open(const QString& path);

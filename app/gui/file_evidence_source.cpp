@@ -90,13 +90,16 @@ void lowerAscii(std::string& s)
     }
 }
 
-void scanFile(QPromise<QVector<qint64>>& promise, const engine::BundleFile& file, std::string needle,
-              bool caseSensitive)
+void scanFile(QPromise<QVector<qint64>>& promise, const engine::BundleFile& file, const views::LineQuery& query)
 {
     std::string error;
     const importers::ReadFn read = importers::openBundleFile(file, error);
-    if (!read || needle.empty())
+    const views::LineMatcher matcher(query);
+    if (!read || query.isEmpty() || !matcher.isValid())
         return;
+    // Plain ASCII-folded byte search for text queries (fast on large files); regular expressions on decoded lines.
+    const bool caseSensitive = query.cs == Qt::CaseSensitive;
+    std::string needle = query.text.toStdString();
     if (!caseSensitive)
         lowerAscii(needle);
     QVector<qint64> batch;
@@ -105,13 +108,19 @@ void scanFile(QPromise<QVector<qint64>>& promise, const engine::BundleFile& file
     importers::readLines(read, [&](const importers::RawLine& raw) {
         if ((line & 0xfff) == 0 && promise.isCanceled())
             return false;
-        std::string_view text = raw.bytes;
-        if (!caseSensitive) {
-            lowered.assign(text);
-            lowerAscii(lowered);
-            text = lowered;
+        bool hit = false;
+        if (query.regex) {
+            hit = matcher.hits(QString::fromUtf8(raw.bytes.data(), static_cast<qsizetype>(raw.bytes.size())));
+        } else {
+            std::string_view text = raw.bytes;
+            if (!caseSensitive) {
+                lowered.assign(text);
+                lowerAscii(lowered);
+                text = lowered;
+            }
+            hit = text.find(needle) != std::string_view::npos;
         }
-        if (text.find(needle) != std::string_view::npos)
+        if (hit != query.invert)
             batch.append(line);
         ++line;
         if (batch.size() >= 4096 || (!batch.isEmpty() && (line & 0x3ffff) == 0)) {
@@ -311,11 +320,11 @@ QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, c
     return spans;
 }
 
-QFuture<QVector<qint64>> FileEvidenceSource::findLines(int file, const QString& needle, Qt::CaseSensitivity cs)
+QFuture<QVector<qint64>> FileEvidenceSource::findLines(int file, const views::LineQuery& query)
 {
     if (access(file).access == Access::Unavailable)
         return QtFuture::makeReadyFuture(QVector<qint64>());
-    return QtConcurrent::run(&m_pool, scanFile, m_files[file], needle.toStdString(), cs == Qt::CaseSensitive);
+    return QtConcurrent::run(&m_pool, scanFile, m_files[file], query);
 }
 
 }  // namespace attrib::app

@@ -36,7 +36,7 @@ public:
     QStringList readLines(int file, qint64 first, qint64 count) override;
     QString readRecord(int file, quint64 offset, quint32 length) override;
     QList<views::TextSpan> matchSpans(engine::SourceKind kind, const QString& text) const override;
-    QFuture<QVector<qint64>> findLines(int file, const QString& needle, Qt::CaseSensitivity cs) override;
+    QFuture<QVector<qint64>> findLines(int file, const views::LineQuery& query) override;
 
 private:
     /// How a file can be re-read.

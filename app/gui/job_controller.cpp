@@ -122,7 +122,7 @@ void runJob(QPromise<StageResult>& promise, std::string path, std::shared_ptr<Ca
     progress.report(QStringLiteral("preparing views"), 950);
     StageResult analysed;
     analysed.stage = StageResult::Stage::Analysed;
-    analysed.analysis = views::AnalysisData::build(std::move(outcome.result));
+    analysed.analysis = views::AnalysisData::build(std::move(outcome.result), catalog.get());
     analysed.catalog = catalog;
     const views::AnalysisPtr analysis = analysed.analysis;
     promise.addResult(std::move(analysed));

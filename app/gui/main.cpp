@@ -1,21 +1,28 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// attribution-workbench [BUNDLE] [--screenshot FILE] [--dock-screenshots DIR] [--rules DIR]
+// attribution-workbench [BUNDLE] [--screenshot FILE] [--dock-screenshots DIR] [--timeout SECONDS] [--size WxH]
+//                       [--find TEXT] [--rules DIR]
+// With --screenshot the process always ends: 0 with the PNG written, non-zero with a one-line reason on stderr
+// (bundle missing or not a bundle, analysis failed, PNG not writable, no verdict before the timeout).
 #include "app/gui/bundle_controller.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/main_window.h"
 #include "app/gui/settings.h"
 #include "engine/verdict.h"
 #include "rules/cpp/builtin_rules.h"
+#include "views/evidence/evidence_panel.h"
+#include "views/evidence/find_bar.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QTemporaryDir>
 #include <QTimer>
 
 #include <cstdio>
+#include <cstdlib>
 
 using namespace attrib;
 
@@ -26,7 +33,12 @@ struct Options {
     QString screenshot;
     QString dockDir;
     QString rulesDir;
+    int timeoutSeconds = 120;
+    QSize size;    ///< window size for screenshots (default layout size when empty)
+    QString find;  ///< text to find in the evidence before the screenshot
 };
+
+using QOption = QCommandLineOption;
 
 Options parse(QApplication& app)
 {
@@ -42,7 +54,15 @@ Options parse(QApplication& app)
                                    QStringLiteral("DIR"));
     const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("Rule catalog folder."),
                                    QStringLiteral("DIR"));
-    parser.addOptions({screenshot, docks, rules});
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QStringLiteral("With --screenshot: give up after SECONDS (default 120)."),
+                                     QStringLiteral("SECONDS"), QStringLiteral("120"));
+    const QOption size(QStringLiteral("size"), QStringLiteral("With --screenshot: the window size, e.g. 1024x700."),
+                       QStringLiteral("WxH"));
+    const QOption find(QStringLiteral("find"),
+                       QStringLiteral("With --screenshot: find TEXT in the evidence (Ctrl+F) before the shot."),
+                       QStringLiteral("TEXT"));
+    parser.addOptions({screenshot, docks, rules, timeout, size, find});
     parser.addPositionalArgument(QStringLiteral("BUNDLE"), QStringLiteral("Bundle folder or archive to open."));
     parser.process(app);
     Options o;
@@ -50,12 +70,38 @@ Options parse(QApplication& app)
     o.screenshot = parser.value(screenshot);
     o.dockDir = parser.value(docks);
     o.rulesDir = parser.value(rules);
+    o.find = parser.value(find);
+    if (parser.isSet(size)) {
+        const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+        bool w = false;
+        bool h = false;
+        o.size = QSize(wh.value(0).toInt(&w), wh.value(1).toInt(&h));
+        if (wh.size() != 2 || !w || !h || o.size.width() < 320 || o.size.height() < 240) {
+            std::fprintf(stderr, "attribution-workbench: --size wants WIDTHxHEIGHT (at least 320x240), not '%s'\n",
+                         qPrintable(parser.value(size)));
+            std::exit(2);
+        }
+    }
+    bool ok = false;
+    o.timeoutSeconds = parser.value(timeout).toInt(&ok);
+    if (!ok || o.timeoutSeconds <= 0) {
+        std::fprintf(stderr, "attribution-workbench: --timeout wants a positive number of seconds, not '%s'\n",
+                     qPrintable(parser.value(timeout)));
+        std::exit(2);
+    }
     return o;
 }
 
 /// Renders the window (and each dock) to PNG files, then quits with `code`.
 void saveScreenshots(app::MainWindow* window, const Options& o, int code)
 {
+    if (!o.find.isEmpty()) {
+        views::FindBar* find = window->evidencePanel()->findBar();
+        find->activate();
+        find->field()->setText(o.find);
+        Q_EMIT find->findNext();
+        QCoreApplication::processEvents();
+    }
     const bool ok = window->grab().save(o.screenshot, "PNG");
     std::fprintf(stderr, "attribution-workbench: %s %s\n", ok ? "wrote" : "could not write", qPrintable(o.screenshot));
     if (!o.dockDir.isEmpty()) {
@@ -71,6 +117,15 @@ void saveScreenshots(app::MainWindow* window, const Options& o, int code)
 void armScreenshot(app::MainWindow* window, const Options& o)
 {
     auto* bundles = window->bundleController();
+    QObject::connect(window->jobController(), &app::JobController::failed, window,
+                     [](quint64, const QString& bundle, const QString& error) {
+                         std::fprintf(stderr, "attribution-workbench: could not analyse %s: %s\n", qPrintable(bundle),
+                                      qPrintable(error));
+                     });
+    QObject::connect(window->jobController(), &app::JobController::cancelled, window, [] {
+        std::fprintf(stderr, "attribution-workbench: analysis cancelled\n");
+        QCoreApplication::exit(4);
+    });
     // Queued replots and layout settle within a few event-loop turns; a short timer lets them run.
     QObject::connect(bundles, &app::BundleController::timelineShown, window,
                      [window, o] { QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); }); });
@@ -78,8 +133,9 @@ void armScreenshot(app::MainWindow* window, const Options& o)
                      [window, o] { QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 1); }); });
     if (o.bundle.isEmpty())
         QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); });
-    QTimer::singleShot(120000, window, [] {
-        std::fprintf(stderr, "attribution-workbench: no verdict after 120 s\n");
+    QTimer::singleShot(o.timeoutSeconds * 1000, window, [window, seconds = o.timeoutSeconds] {
+        std::fprintf(stderr, "attribution-workbench: no verdict after %d s, giving up\n", seconds);
+        window->jobController()->cancel();
         QCoreApplication::exit(2);
     });
 }
@@ -97,6 +153,13 @@ int main(int argc, char** argv)
     QApplication::setDesktopFileName(QStringLiteral("attribution-workbench"));
     const Options o = parse(app);
     const bool screenshot = !o.screenshot.isEmpty();
+    // A screenshot run never waits for a bundle that cannot be analysed: say why and stop before building windows.
+    if (screenshot && !o.bundle.isEmpty()) {
+        if (const QString why = app::BundleController::whyNotBundle(o.bundle); !why.isEmpty()) {
+            std::fprintf(stderr, "attribution-workbench: cannot open %s: %s\n", qPrintable(o.bundle), qPrintable(why));
+            return 2;
+        }
+    }
     // Screenshots use throw-away settings so that the user's layout never changes what docs show.
     QTemporaryDir scratch;
     app::Settings settings(screenshot ? scratch.filePath(QStringLiteral("settings.ini")) : QString());
@@ -112,6 +175,8 @@ int main(int argc, char** argv)
                      });
     if (screenshot)
         armScreenshot(&window, o);
+    if (o.size.isValid())
+        window.resize(o.size);
     window.show();
     if (!o.bundle.isEmpty())
         window.openBundle(o.bundle);

@@ -5,6 +5,7 @@
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/cases_controller.h"
+#include "app/gui/help.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/progress_panel.h"
 #include "app/gui/recent_bundles.h"
@@ -15,19 +16,28 @@
 #include "views/demotion/demotion_view.h"
 #include "views/evidence/evidence_panel.h"
 #include "views/selection_model.h"
+#include "views/timeline/timeline_plot.h"
 #include "views/timeline/timeline_view.h"
 #include "views/verdict/verdict_panel.h"
 
+#include <QAbstractSpinBox>
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
+#include <QLineEdit>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
+#include <QResizeEvent>
 #include <QStatusBar>
+#include <QTextEdit>
+#include <QTimer>
 
 static void initWorkbenchResources()
 {
@@ -75,10 +85,12 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
         m_evidence->showFile(file);
         m_evidenceDock->raise();
     });
+    qApp->installEventFilter(this);
     applyDefaultLayout();
     if (restoreLayout) {
         restoreGeometry(m_settings->windowGeometry());
         restoreState(m_settings->windowState(), Settings::WindowStateVersion);
+        QTimer::singleShot(0, this, &MainWindow::recordDockShares);  // keep the restored proportions
     }
     updateTitle(QString());
 }
@@ -128,9 +140,72 @@ QList<QDockWidget*> MainWindow::docks() const
 void MainWindow::applyDefaultLayout()
 {
     resize(1600, 1000);
-    resizeDocks({m_verdictDock, m_symptomsDock}, {560, 560}, Qt::Horizontal);
-    resizeDocks({m_verdictDock, m_symptomsDock}, {470, 490}, Qt::Vertical);
-    resizeDocks({m_evidenceDock}, {400}, Qt::Vertical);
+    m_leftShare = 0.35;
+    m_bottomShare = 0.38;
+    m_verdictShare = 0.6;
+    applyDockShares();
+}
+
+void MainWindow::applyDockShares()
+{
+    // Proportional sizes: the verdict column stays readable on small screens and comes back after a resize.
+    m_restoringShares = true;
+    const int left = std::max(300, static_cast<int>(width() * m_leftShare));
+    resizeDocks({m_verdictDock, m_symptomsDock}, {left, left}, Qt::Horizontal);
+    const int column = std::max(200, height() - 80);
+    const int verdict = static_cast<int>(column * m_verdictShare);
+    resizeDocks({m_verdictDock, m_symptomsDock}, {verdict, column - verdict}, Qt::Vertical);
+    resizeDocks({m_evidenceDock}, {std::max(160, static_cast<int>(height() * m_bottomShare))}, Qt::Vertical);
+    m_restoringShares = false;
+}
+
+void MainWindow::recordDockShares()
+{
+    if (m_restoringShares || width() < 100 || height() < 100 || !m_verdictDock->isVisible())
+        return;
+    m_leftShare = std::clamp(static_cast<double>(m_verdictDock->width()) / width(), 0.15, 0.7);
+    if (m_evidenceDock->isVisible())
+        m_bottomShare = std::clamp(static_cast<double>(m_evidenceDock->height()) / height(), 0.15, 0.7);
+    if (m_symptomsDock->isVisible() && !m_symptomsDock->isFloating() && m_verdictDock->height() > 0)
+        m_verdictShare = std::clamp(static_cast<double>(m_verdictDock->height()) /
+                                        (m_verdictDock->height() + m_symptomsDock->height()),
+                                    0.2, 0.85);
+}
+
+bool MainWindow::event(QEvent* event)
+{
+    // A separator drag ends with a mouse release on the window itself: keep the user's proportions.
+    if (event->type() == QEvent::MouseButtonRelease)
+        QTimer::singleShot(0, this, &MainWindow::recordDockShares);
+    return QMainWindow::event(event);
+}
+
+void MainWindow::resizeEvent(QResizeEvent* event)
+{
+    QMainWindow::resizeEvent(event);
+    if (event->oldSize().isValid() && !m_restoringShares)
+        QTimer::singleShot(0, this, &MainWindow::applyDockShares);
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // Esc leaves a text field before it cancels anything: the first Esc moves the focus to the timeline.
+    const bool esc = (event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress) &&
+        static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape;
+    auto* widget = qobject_cast<QWidget*>(watched);
+    if (!esc || !widget || widget->window() != this)
+        return QMainWindow::eventFilter(watched, event);
+    const bool field = qobject_cast<QLineEdit*>(widget) || qobject_cast<QAbstractSpinBox*>(widget) ||
+        qobject_cast<QPlainTextEdit*>(widget) || qobject_cast<QTextEdit*>(widget) ||
+        (qobject_cast<QComboBox*>(widget) && static_cast<QComboBox*>(widget)->isEditable());
+    if (!field)
+        return QMainWindow::eventFilter(watched, event);
+    event->accept();
+    if (widget->property("handlesEscape").toBool())
+        return event->type() == QEvent::ShortcutOverride ? false : QMainWindow::eventFilter(watched, event);
+    if (event->type() == QEvent::KeyPress)
+        m_timeline->plot()->setFocus(Qt::ShortcutFocusReason);
+    return true;
 }
 
 void MainWindow::installBench()
@@ -184,8 +259,48 @@ void MainWindow::buildMenus()
     QMenu* analysis = menuBar()->addMenu(QStringLiteral("&Analysis"));
     QAction* cancel = analysis->addAction(QStringLiteral("&Cancel analysis"), m_jobs, &JobController::cancel);
     cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    QMenu* timeline = m_viewMenu->addMenu(QStringLiteral("&Timeline"));
+    for (QAction* a : m_timeline->actions())
+        timeline->addAction(a);
+    QMenu* evidence = m_viewMenu->addMenu(QStringLiteral("&Evidence"));
+    for (QAction* a : m_evidence->keyboardActions())
+        evidence->addAction(a);
+    // Every pane is one key away (Alt+1..4); Tab moves on inside it.
+    const std::pair<QString, QDockWidget*> panes[] = {{QStringLiteral("Go to the &verdict"), m_verdictDock},
+                                                      {QStringLiteral("Go to the &symptoms"), m_symptomsDock},
+                                                      {QStringLiteral("Go to the &evidence"), m_evidenceDock}};
+    int n = 1;
+    for (const auto& [title, dock] : panes) {
+        m_viewMenu
+            ->addAction(title, this,
+                        [dock] {
+                            dock->show();
+                            dock->raise();
+                            for (QWidget* w : dock->widget()->findChildren<QWidget*>()) {
+                                if (w->isVisible() && (w->focusPolicy() & Qt::TabFocus)) {
+                                    w->setFocus(Qt::ShortcutFocusReason);
+                                    return;
+                                }
+                            }
+                        })
+            ->setShortcut(QKeySequence(QStringLiteral("Alt+%1").arg(n++)));
+    }
+    m_viewMenu
+        ->addAction(QStringLiteral("Go to the &timeline"), this,
+                    [this] { m_timeline->plot()->setFocus(Qt::ShortcutFocusReason); })
+        ->setShortcut(QKeySequence(QStringLiteral("Alt+%1").arg(n)));
+    buildHelpMenu();
+}
+
+void MainWindow::buildHelpMenu()
+{
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
-    help->addAction(QStringLiteral("&About"), this, &MainWindow::showAbout);
+    help->addAction(QStringLiteral("&User guide"), this, [this] { showUserGuide(this); })
+        ->setShortcut(QKeySequence::HelpContents);
+    help->addAction(QStringLiteral("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+/")));
+    help->addSeparator();
+    help->addAction(QStringLiteral("&About"), this, [this] { app::showAbout(this); });
 }
 
 void MainWindow::buildFileMenu()
@@ -200,8 +315,9 @@ void MainWindow::buildFileMenu()
     connect(m_recent, &RecentBundles::existenceChecked, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     m_recent->refresh();
+    // Ctrl+R, not F5: F5 runs the rule debugger to its breakpoint.
     file->addAction(QStringLiteral("Re&load"), m_bundles, &BundleController::reload)
-        ->setShortcut(QKeySequence::Refresh);
+        ->setShortcut(QKeySequence(QStringLiteral("Ctrl+R")));
     file->addSeparator();
     file->addAction(QStringLiteral("Export timeline as &PNG\u2026"), this,
                     [this] { m_reports->exportTimelineInteractive(false); });
@@ -238,9 +354,9 @@ void MainWindow::bindSettings()
     connect(m_demotion->showScrubbedBox(), &QCheckBox::toggled, m_settings, &Settings::setShowScrubbed);
 }
 
-void MainWindow::openBundle(const QString& path)
+bool MainWindow::openBundle(const QString& path)
 {
-    m_bundles->open(path);
+    return m_bundles->open(path);
 }
 
 void MainWindow::openFolderDialog()
@@ -268,17 +384,6 @@ void MainWindow::updateTitle(const QString& bundle)
 {
     setWindowTitle(bundle.isEmpty() ? QStringLiteral("Attribution Workbench")
                                     : QFileInfo(bundle).fileName() + QStringLiteral(" \u2014 Attribution Workbench"));
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox box(this);
-    box.setWindowTitle(QStringLiteral("About Attribution Workbench"));
-    box.setTextFormat(Qt::PlainText);
-    box.setText(QStringLiteral("Attribution Workbench %1\nFinds why a distributed training job failed from its logs.\n"
-                               "Licence: GPL-3.0-or-later. Plots by QCustomPlot.")
-                    .arg(QString::fromLatin1(engine::engineVersion())));
-    box.exec();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

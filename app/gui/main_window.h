@@ -42,7 +42,8 @@ public:
     MainWindow(Settings* settings, const QString& rulesDir, bool restoreLayout = true, QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    void openBundle(const QString& path);
+    /// False (with the reason in the verdict panel) when `path` is not a bundle.
+    bool openBundle(const QString& path);
     /// Arranges the docks for the default 1600x1000 window.
     void applyDefaultLayout();
     /// Dock widgets by object name, for screenshots of each pane.
@@ -63,6 +64,9 @@ public:
     CasesController* casesController() const { return m_cases; }
 
 protected:
+    bool event(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
@@ -78,7 +82,10 @@ private:
     void openFolderDialog();
     void openArchiveDialog();
     void updateTitle(const QString& bundle);
-    void showAbout();
+    void buildHelpMenu();
+    /// Remembers the docks' share of the window so that a resize keeps the proportions (see resizeEvent).
+    void recordDockShares();
+    void applyDockShares();
 
     Settings* m_settings;
     bool m_persistLayout;
@@ -101,6 +108,10 @@ private:
     QDockWidget* m_symptomsDock = nullptr;
     QDockWidget* m_evidenceDock = nullptr;
     QDockWidget* m_coverageDock = nullptr;
+    double m_leftShare = 0.36;     ///< verdict column width / window width
+    double m_bottomShare = 0.36;   ///< evidence height / window height
+    double m_verdictShare = 0.62;  ///< verdict height / (verdict + symptoms)
+    bool m_restoringShares = false;
 };
 
 }  // namespace attrib::app

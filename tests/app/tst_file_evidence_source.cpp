@@ -62,14 +62,14 @@ private Q_SLOTS:
     void searchesInTheBackground()
     {
         FileEvidenceSource source({writeLines(m_dir, QStringLiteral("b.log"), 20'000)}, nullptr);
-        QFuture<QVector<qint64>> future = source.findLines(0, QStringLiteral("MARKER"), Qt::CaseInsensitive);
+        QFuture<QVector<qint64>> future = source.findLines(0, {QStringLiteral("MARKER"), false, Qt::CaseInsensitive});
         future.waitForFinished();
         QVector<qint64> hits;
         for (const auto& batch : future.results())
             hits += batch;
         QCOMPARE(hits.size(), 20);
         QCOMPARE(hits.front(), qint64(999));
-        future = source.findLines(0, QStringLiteral("MARKER"), Qt::CaseSensitive);
+        future = source.findLines(0, {QStringLiteral("MARKER"), false, Qt::CaseSensitive});
         future.waitForFinished();
         QCOMPARE(future.resultCount(), 0);
     }
@@ -118,7 +118,7 @@ private Q_SLOTS:
                      QStringList{QStringLiteral("line 4002")});  // from the block cache
             QCOMPARE(source.readRecord(file, 7, 7), QStringLiteral("line 2"));
         }
-        QFuture<QVector<qint64>> found = source.findLines(1, QStringLiteral("marker"), Qt::CaseSensitive);
+        QFuture<QVector<qint64>> found = source.findLines(1, {QStringLiteral("marker"), false, Qt::CaseSensitive});
         found.waitForFinished();
         QCOMPARE(found.results().value(0).size(), 5);
     }

@@ -56,14 +56,15 @@ public:
             return {};
         return {{static_cast<int>(at), static_cast<int>(text.size() - at), false}, {static_cast<int>(at), 3, true}};
     }
-    QFuture<QVector<qint64>> findLines(int file, const QString& needle, Qt::CaseSensitivity cs) override
+    QFuture<QVector<qint64>> findLines(int file, const LineQuery& query) override
     {
+        const LineMatcher matcher(query);
         // Synchronous here; the view only sees a future that reports its batches through events.
         QPromise<QVector<qint64>> promise;
         promise.start();
         QVector<qint64> batch;
         for (qint64 n = 0; n < m_lines[file]; ++n) {
-            if (line(file, n).contains(needle, cs))
+            if (matcher.accepts(line(file, n)))
                 batch.append(n);
         }
         promise.addResult(batch);

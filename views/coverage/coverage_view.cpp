@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/coverage/coverage_view.h"
 
+#include "views/coverage/coverage_summary.h"
 #include "views/models/coverage_model.h"
 #include "views/selection_model.h"
 
@@ -52,14 +53,12 @@ void CoverageView::onAnalysisChanged(const AnalysisPtr& analysis)
         m_summary->setText(QStringLiteral("Coverage appears when the analysis has read the bundle."));
         return;
     }
-    const int problems = m_model->problemCount();
-    m_summary->setText(problems == 0
-                           ? QStringLiteral("Every collector read its files without problems. Double-click a file "
-                                            "to read it.")
-                           : QStringLiteral("%1 collector(s) with missing, partial or errored evidence: see Status "
-                                            "and Errors. Double-click a file to read it.")
-                                 .arg(problems));
-    m_summary->setStyleSheet(problems == 0 ? QString() : QStringLiteral("color: #b26a00; font-weight: bold"));
+    const CoverageSummary summary = CoverageSummary::build(analysis->r());
+    m_summary->setText(summary.text(12) + QStringLiteral("\nDouble-click a file to read it."));
+    m_summary->setStyleSheet(summary.level == CoverageSummary::Level::Ok
+                                 ? QString()
+                                 : QStringLiteral("color: %1; background: %2; font-weight: bold; padding: 4px")
+                                       .arg(summary.foreground().name(), summary.background().name()));
 }
 
 }  // namespace attrib::views

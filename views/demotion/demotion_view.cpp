@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/demotion/demotion_view.h"
 
+#include "views/glossary.h"
+
 #include "views/models/symptom_filter_proxy.h"
 #include "views/models/symptom_tree_model.h"
 
@@ -36,6 +38,8 @@ DemotionView::DemotionView(SelectionModel* selection, QWidget* parent)
     m_tree->header()->setSectionResizeMode(QHeaderView::Interactive);
     m_showDemoted->setChecked(true);
     m_showScrubbed->setChecked(true);
+    m_showDemoted->setToolTip(glossary(Term::Demoted) + QStringLiteral("\n\n") + glossary(Term::Interesting));
+    m_showScrubbed->setToolTip(glossary(Term::Scrubbed));
     m_filter->setPlaceholderText(QStringLiteral("Filter symptoms, nodes, rules\u2026"));
     m_filter->setClearButtonEnabled(true);
 

@@ -2,14 +2,15 @@
 #include "views/evidence/evidence_panel.h"
 
 #include "views/describe.h"
+#include "views/evidence/find_bar.h"
 #include "views/models/bundle_file_model.h"
 #include "views/presentation.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
-#include <QIntValidator>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -42,6 +43,12 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     , m_detail(plainLabel(this))
     , m_status(plainLabel(this))
     , m_view(new EvidenceTextView(this))
+    , m_find(new FindBar(this))
+    , m_bookmarksButton(new QToolButton(this))
+    , m_mergedButton(new QToolButton(this))
+    , m_culpritButton(new QToolButton(this))
+    , m_bookmarkMenu(new QMenu(this))
+    , m_mergedMenu(new QMenu(this))
 {
     m_fileCombo->setModel(m_fileModel);
     m_fileCombo->setMinimumContentsLength(28);
@@ -49,9 +56,10 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     m_fileCombo->setToolTip(QStringLiteral("Show a whole file of the bundle"));
     m_filter->setPlaceholderText(QStringLiteral("Filter lines\u2026"));
     m_filter->setClearButtonEnabled(true);
-    m_goto->setPlaceholderText(QStringLiteral("Go to line"));
-    m_goto->setValidator(new QIntValidator(1, INT_MAX, m_goto));
-    m_goto->setMaximumWidth(110);
+    m_goto->setPlaceholderText(QStringLiteral("Line or time"));
+    m_goto->setToolTip(QStringLiteral("Go to a line number, or to a time such as 21:34:20 or 2026-04-22 21:34:20.5 "
+                                      "(UTC, times as the analysis corrected them; uses the evidence lines' times)"));
+    m_goto->setMaximumWidth(130);
     m_openInFile->setText(QStringLiteral("Open in file"));
     m_openInFile->setToolTip(QStringLiteral("Show the current evidence line in its whole file"));
     m_openInFile->setEnabled(false);
@@ -61,16 +69,32 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     m_title->setFont(bold);
     m_detail->setWordWrap(true);
     m_status->setStyleSheet(QStringLiteral("color: #5f6368"));
-    m_view->setPlaceholderText(QStringLiteral("Select a symptom, an event on the timeline or a file to read its "
-                                              "evidence."));
+    m_view->setPlaceholderText(m_placeholderText);
     m_filterDelay.setSingleShot(true);
     m_filterDelay.setInterval(250);
 
+    m_bookmarksButton->setText(QStringLiteral("Bookmarks"));
+    m_bookmarksButton->setMenu(m_bookmarkMenu);
+    m_bookmarksButton->setPopupMode(QToolButton::InstantPopup);
+    m_mergedButton->setText(QStringLiteral("Merged"));
+    m_mergedButton->setToolTip(QStringLiteral("The evidence lines of all files of a node, or of the whole job, in "
+                                              "time order"));
+    m_mergedButton->setMenu(m_mergedMenu);
+    m_mergedButton->setPopupMode(QToolButton::InstantPopup);
+    m_culpritButton->setText(QStringLiteral("Culprit's log"));
+    m_find->hide();
+    connect(m_bookmarkMenu, &QMenu::aboutToShow, this, &EvidencePanel::rebuildBookmarkMenu);
+    connect(m_mergedMenu, &QMenu::aboutToShow, this, &EvidencePanel::rebuildMergedMenu);
+    connect(m_culpritButton, &QToolButton::clicked, this, &EvidencePanel::showCulpritLog);
+
     auto* tools = new QHBoxLayout;
     tools->addWidget(m_fileCombo, 2);
+    tools->addWidget(m_mergedButton);
     tools->addWidget(m_filter, 2);
     tools->addWidget(m_goto);
     tools->addWidget(m_openInFile);
+    tools->addWidget(m_culpritButton);
+    tools->addWidget(m_bookmarksButton);
     tools->addWidget(m_status, 1);
     auto* header = new QHBoxLayout;
     header->addWidget(m_chip);
@@ -81,13 +105,28 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     layout->addLayout(header);
     layout->addWidget(m_detail);
     layout->addLayout(tools);
+    layout->addWidget(m_find);
     layout->addWidget(m_view, 1);
     layout->addWidget(buildLegend());
 
     connect(m_fileCombo, &QComboBox::activated, this, [this](int row) { showFile(row); });
     connect(m_filter, &QLineEdit::textChanged, &m_filterDelay, qOverload<>(&QTimer::start));
-    connect(&m_filterDelay, &QTimer::timeout, this, [this] { m_view->setFilter(m_filter->text()); });
-    connect(m_goto, &QLineEdit::returnPressed, this, [this] { m_view->goToLine(m_goto->text().toLongLong()); });
+    connect(&m_filterDelay, &QTimer::timeout, this, [this] {
+        LineQuery q = m_filterFlags;
+        q.text = m_filter->text();
+        if (q.text.isEmpty())
+            m_filterFlags = {};
+        m_view->setFilterQuery(q);
+    });
+    connect(m_goto, &QLineEdit::returnPressed, this, [this] {
+        const QString text = m_goto->text().trimmed();
+        bool number = false;
+        const qint64 line = text.toLongLong(&number);
+        const bool ok = number ? m_view->goToLine(line) : goToTime(text);
+        m_goto->setStyleSheet(ok ? QString() : QStringLiteral("background: #fde7e9"));
+        if (ok)
+            m_view->setFocus(Qt::OtherFocusReason);
+    });
     connect(m_openInFile, &QToolButton::clicked, this, [this] {
         if (m_view->currentRow() >= 0)
             showFile(m_view->rowFile(m_view->currentRow()), m_view->rowLine(m_view->currentRow()));
@@ -95,6 +134,28 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     connect(m_view, &EvidenceTextView::openInFileRequested, this, &EvidencePanel::showFile);
     connect(m_view, &EvidenceTextView::observationActivated, this, &EvidencePanel::onObservationActivated);
     connect(m_view, &EvidenceTextView::rowsChanged, this, &EvidencePanel::updateStatus);
+    connect(m_view, &EvidenceTextView::contextMenuRequested, this, &EvidencePanel::buildContextMenu);
+    connect(m_find, &FindBar::queryChanged, this, [this](const LineQuery& q) {
+        m_view->setFindQuery(q);
+        updateFindStatus();
+    });
+    connect(m_find, &FindBar::findNext, this, [this] {
+        m_view->findNext(false);
+        updateFindStatus();
+    });
+    connect(m_find, &FindBar::findPrevious, this, [this] {
+        m_view->findNext(true);
+        updateFindStatus();
+    });
+    connect(m_find, &FindBar::filterRequested, this, [this](const LineQuery& q) {
+        m_filterFlags = q;
+        const QSignalBlocker block(m_filter);
+        m_filter->setText(q.text);
+        m_filter->setToolTip(q.invert ? QStringLiteral("Hiding the lines that match") : QString());
+        m_view->setFilterQuery(q);
+    });
+    connect(m_find, &FindBar::closed, this, [this] { m_view->setFocus(Qt::OtherFocusReason); });
+    buildActions();
     connect(m_selection, &SelectionModel::analysisChanged, this, &EvidencePanel::onAnalysisChanged);
     connect(m_selection, &SelectionModel::selectionChanged, this, &EvidencePanel::onSelectionChanged);
     onAnalysisChanged(m_selection->analysis());
@@ -206,6 +267,14 @@ void EvidencePanel::showFile(int file, qint64 line)
     m_filter->blockSignals(false);
     selectFileInCombo(file);
     m_openInFile->setEnabled(false);
+    if (const QString why = skippedReason(file); !why.isEmpty()) {
+        // Binary and skipped files are never painted as text.
+        m_view->clear();
+        m_view->setPlaceholderText(QStringLiteral("%1 was not read: %2").arg(m_source->filePath(file), why));
+        setHeader(m_source->filePath(file), QStringLiteral("not read: ") + why, -1);
+        return;
+    }
+    m_view->setPlaceholderText(m_placeholderText);
     if (!m_source->lineCount(file).available && m_analysis &&
         file < static_cast<int>(m_analysis->fileObservations.size())) {
         showKeptLines(file, line);

@@ -8,6 +8,7 @@
 #include <QFuture>
 #include <QList>
 #include <QObject>
+#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -19,6 +20,37 @@ struct TextSpan {
     int start = 0;
     int length = 0;
     bool capture = false;  ///< a named capture inside the match (stronger highlight)
+};
+
+/// What a find or filter looks for: text or a regular expression, with or without case, kept or left out.
+struct LineQuery {
+    QString text;
+    bool regex = false;
+    Qt::CaseSensitivity cs = Qt::CaseInsensitive;
+    bool invert = false;  ///< filter out: lines that do NOT match
+
+    bool isEmpty() const { return text.isEmpty(); }
+    bool operator==(const LineQuery&) const = default;
+};
+
+/// A LineQuery compiled once, for scanning many lines.
+class LineMatcher {
+public:
+    explicit LineMatcher(LineQuery query);
+    /// False for an invalid regular expression (`error()` says why).
+    bool isValid() const { return !m_query.regex || m_re.isValid(); }
+    QString error() const { return m_re.errorString(); }
+    /// Whether a line passes (honours `invert`). An invalid expression passes nothing; an empty query everything.
+    bool accepts(const QString& line) const;
+    /// Whether the query occurs in the line (ignores `invert`).
+    bool hits(const QString& line) const;
+    /// Spans (start, length) of `line` that the query matches (ignores `invert`), for highlighting.
+    QList<QPair<int, int>> matches(const QString& line) const;
+    const LineQuery& query() const { return m_query; }
+
+private:
+    LineQuery m_query;
+    QRegularExpression m_re;
 };
 
 /// Lines of one bundle file known so far.
@@ -46,9 +78,9 @@ public:
     virtual QString readRecord(int file, quint64 offset, quint32 length) = 0;
     /// Spans of `text` that the extractor rules for `kind` match.
     virtual QList<TextSpan> matchSpans(engine::SourceKind kind, const QString& text) const = 0;
-    /// Streams the 0-based numbers of lines containing `needle`, in order, as batches (one result per
+    /// Streams the 0-based numbers of lines that `query` accepts, in order, as batches (one result per
     /// batch). Cancel the future to stop.
-    virtual QFuture<QVector<qint64>> findLines(int file, const QString& needle, Qt::CaseSensitivity cs) = 0;
+    virtual QFuture<QVector<qint64>> findLines(int file, const LineQuery& query) = 0;
 
 Q_SIGNALS:
     void lineCountChanged(int file);

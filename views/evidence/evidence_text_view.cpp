@@ -35,7 +35,10 @@ EvidenceTextView::EvidenceTextView(QWidget* parent)
     connect(verticalScrollBar(), &QScrollBar::valueChanged, viewport(), qOverload<>(&QWidget::update));
     connect(horizontalScrollBar(), &QScrollBar::valueChanged, viewport(), qOverload<>(&QWidget::update));
     connect(&m_watcher, &QFutureWatcher<QVector<qint64>>::resultsReadyAt, this, &EvidenceTextView::onFilterResults);
-    connect(&m_watcher, &QFutureWatcher<QVector<qint64>>::finished, this, &EvidenceTextView::rowsChanged);
+    connect(&m_watcher, &QFutureWatcher<QVector<qint64>>::finished, this, [this] {
+        m_filterDone = true;  // after every batch was delivered: finished is queued behind resultsReadyAt
+        Q_EMIT rowsChanged();
+    });
 }
 
 EvidenceTextView::~EvidenceTextView()
@@ -75,8 +78,9 @@ void EvidenceTextView::clear()
     m_allRows.clear();
     m_rows.clear();
     m_filtered.clear();
-    m_filter.clear();
+    m_filter = {};
     m_current = -1;
+    m_anchor = -1;
     m_pendingLine = -1;
     resetRows();
 }
@@ -96,12 +100,13 @@ void EvidenceTextView::showFile(int file, qint64 line)
     stopFilter();
     m_fileMode = true;
     m_file = file;
-    m_filter.clear();
+    m_filter = {};
     m_filtered.clear();
     m_allRows.clear();
     m_rows.clear();
     m_fileLines = m_source && file >= 0 ? m_source->lineCount(file).lines : 0;
     m_current = -1;
+    m_anchor = -1;
     m_pendingLine = -1;
     verticalScrollBar()->setValue(0);
     resetRows();
@@ -116,12 +121,13 @@ void EvidenceTextView::showRows(QVector<ListRow> rows, int current)
     stopFilter();
     m_fileMode = false;
     m_file = -1;
-    m_filter.clear();
+    m_filter = {};
     m_filtered.clear();
     m_allRows = std::move(rows);
     m_rows = m_allRows;
     m_pendingLine = -1;
     m_current = -1;
+    m_anchor = -1;
     const QFontMetrics fm(font());
     m_listGutter = 0;
     for (const ListRow& r : std::as_const(m_rows)) {
@@ -207,9 +213,11 @@ void EvidenceTextView::setCurrentRow(qint64 row)
     const qint64 first = firstVisibleRow();
     const int visible = visibleRowCount();
     if (row < first || row >= first + visible) {
-        // Jumps land in the upper third so that the context before the line stays visible.
-        verticalScrollBar()->setValue(static_cast<int>(std::max<qint64>(0, row - visible / 3)));
+        // Jumps land in the middle so that the lines around it (a traceback's innermost frame above an
+        // exception, what followed below) stay visible.
+        verticalScrollBar()->setValue(static_cast<int>(std::max<qint64>(0, row - visible / 2)));
     }
+    m_anchor = row;
     if (row != m_current) {
         m_current = row;
         Q_EMIT currentRowChanged(row);
@@ -243,18 +251,25 @@ bool EvidenceTextView::goToLine(qint64 line)
 
 void EvidenceTextView::setFilter(const QString& text)
 {
-    if (text == m_filter)
+    setFilterQuery(LineQuery{text, false, Qt::CaseInsensitive, false});
+}
+
+void EvidenceTextView::setFilterQuery(const LineQuery& query)
+{
+    if (query == m_filter)
         return;
     const qint64 keepLine = rowLine(m_current);
     const int keepFile = rowFile(m_current);
     stopFilter();
-    m_filter = text;
+    m_filter = query;
     m_filtered.clear();
     m_current = -1;
+    m_anchor = -1;
     if (!m_fileMode) {
         applyListFilter();
     } else if (!m_filter.isEmpty() && m_source && m_file >= 0) {
-        m_watcher.setFuture(m_source->findLines(m_file, m_filter, Qt::CaseInsensitive));
+        m_filterDone = false;
+        m_watcher.setFuture(m_source->findLines(m_file, m_filter));
     }
     verticalScrollBar()->setValue(0);
     resetRows();
@@ -271,6 +286,7 @@ void EvidenceTextView::setFilter(const QString& text)
 void EvidenceTextView::applyListFilter()
 {
     m_rows.clear();
+    const LineMatcher matcher(m_filter);
     const auto& obs = m_analysis ? m_analysis->r().observations : std::vector<engine::Observation>{};
     for (const ListRow& r : std::as_const(m_allRows)) {
         QString text;
@@ -278,7 +294,7 @@ void EvidenceTextView::applyListFilter()
             text = qs(obs[r.observation].text);
         else if (m_source)
             text = m_source->readLines(r.file, r.line, 1).value(0);
-        if (m_filter.isEmpty() || text.contains(m_filter, Qt::CaseInsensitive))
+        if (matcher.accepts(text))
             m_rows.append(r);
     }
 }

@@ -199,13 +199,20 @@ void EvidenceTextView::paintRow(QPainter& p, qint64 row, int y, int gutter)
     const QRect area = viewport()->rect();
     const int role = rowRole(row);
     const QRect textRect(gutter + 1, y, area.width() - gutter - 1, m_lineHeight);
+    const auto [selFirst, selLast] = selectedRows();
     if (row == m_current)
         p.fillRect(textRect, QColor::fromRgb(0xdbe8f7));
+    else if (row >= selFirst && row <= selLast)
+        p.fillRect(textRect, QColor::fromRgb(0xe8f0fa));
     else if (role >= 0)
         p.fillRect(textRect, QColor::fromRgb(0xfffcf0));
     if (role >= 0)
         p.fillRect(QRect(gutter - MarkerWidth - 3, y + 1, MarkerWidth, m_lineHeight - 2),
                    roleColor(static_cast<EvidenceRole>(role)));
+    if (isBookmarked(rowFile(row), rowLine(row))) {
+        // A bookmark: a blue tab at the gutter's left edge.
+        p.fillRect(QRect(0, y + 1, 4, m_lineHeight - 2), QColor::fromRgb(0x0072b2));
+    }
     p.setPen(row == m_current ? QColor::fromRgb(0x1f3b57) : QColor::fromRgb(0x8a8f98));
     p.drawText(QRect(2, y, gutter - MarkerWidth - 8, m_lineHeight), Qt::AlignRight | Qt::AlignVCenter,
                gutterLabel(row));
@@ -215,6 +222,7 @@ void EvidenceTextView::paintRow(QPainter& p, qint64 row, int y, int gutter)
     p.setClipRect(textRect);
     if (role >= 0)
         paintSpans(p, text, rowSpans(row), x, y);
+    paintFindMatches(p, text, x, y);
     p.setPen(palette().text().color());
     p.drawText(QPoint(x, y + 1 + fontMetrics().ascent()), text);
     p.restore();
@@ -247,7 +255,12 @@ void EvidenceTextView::mousePressEvent(QMouseEvent* event)
     const qint64 row = rowAt(event->pos().y());
     if (row < 0)
         return;
-    setCurrentRow(row);
+    if (event->button() == Qt::RightButton) {
+        const auto [first, last] = selectedRows();
+        if (row >= first && row <= last)
+            return;  // keep the selection for the context menu
+    }
+    moveTo(row, event->modifiers() & Qt::ShiftModifier);
     int best = -1;
     for (int o : rowObservations(row)) {
         if (best < 0 || m_analysis->observationRole[o] > m_analysis->observationRole[best])
@@ -268,13 +281,19 @@ void EvidenceTextView::keyPressEvent(QKeyEvent* event)
 {
     const qint64 page = visibleRowCount();
     const qint64 current = std::max<qint64>(m_current, 0);
+    const bool extend = event->modifiers() & Qt::ShiftModifier;
+    if (event->matches(QKeySequence::Copy)) {
+        copySelection(false);
+        event->accept();
+        return;
+    }
     switch (event->key()) {
-    case Qt::Key_Up: setCurrentRow(current - 1); break;
-    case Qt::Key_Down: setCurrentRow(m_current < 0 ? 0 : current + 1); break;
-    case Qt::Key_PageUp: setCurrentRow(current - page); break;
-    case Qt::Key_PageDown: setCurrentRow(current + page); break;
-    case Qt::Key_Home: setCurrentRow(0); break;
-    case Qt::Key_End: setCurrentRow(rowCount() - 1); break;
+    case Qt::Key_Up: moveTo(current - 1, extend); break;
+    case Qt::Key_Down: moveTo(m_current < 0 ? 0 : current + 1, extend); break;
+    case Qt::Key_PageUp: moveTo(current - page, extend); break;
+    case Qt::Key_PageDown: moveTo(current + page, extend); break;
+    case Qt::Key_Home: moveTo(0, extend); break;
+    case Qt::Key_End: moveTo(rowCount() - 1, extend); break;
     case Qt::Key_Return:
     case Qt::Key_Enter:
         if (!m_fileMode && m_current >= 0)

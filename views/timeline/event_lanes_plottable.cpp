@@ -48,6 +48,7 @@ EventLanesPlottable::EventLanesPlottable(QCPAxis* keyAxis, QCPAxis* valueAxis)
     setSelectable(QCP::stNone);
     const QStringList domains = domainNames();
     for (const QString& d : domains) {
+        m_shapes.push_back(domainShape(d));
         for (int role = 0; role < RoleCount; ++role) {
             QColor c = domainColor(d);
             c.setAlpha(alphaFor(static_cast<EvidenceRole>(role)));
@@ -120,11 +121,14 @@ void EventLanesPlottable::draw(QCPPainter* painter)
     for (auto& v : m_points)
         v.clear();
     m_rootPoints.clear();
+    m_uncertain.clear();
     for (int lane = first; lane <= last; ++lane)
         drawMarks(painter, lane, map);
     flushBatches(painter, true);
     flushBatches(painter, false);
+    drawUncertain(painter);
     drawRootLine(painter, map);
+    drawCauseArrow(painter, map);
     drawSelection(painter, map);
     m_stats.lanesDrawn = static_cast<std::size_t>(std::max(0, last - first + 1));
 }
@@ -213,7 +217,12 @@ void EventLanesPlottable::drawSparse(std::span<const Mark> marks, std::size_t fi
     for (std::size_t i = first; i < last; ++i) {
         const Mark& m = marks[i];
         const QPointF p(map.toPixel(m.x), y);
-        m_points[m.domain * RoleCount + m.role].append(p);
+        const std::size_t key = static_cast<std::size_t>(m.domain * RoleCount + m.role);
+        if (static_cast<engine::TimeSource>(m.time) == engine::TimeSource::Absolute ||
+            static_cast<engine::TimeSource>(m.time) == engine::TimeSource::None)
+            m_points[key].append(p);
+        else
+            m_uncertain.push_back({p, key, m.time});
         if (m.role == static_cast<std::uint8_t>(EvidenceRole::RootCause))
             m_rootPoints.append(p);
         ++m_stats.markersDrawn;
@@ -233,8 +242,9 @@ void EventLanesPlottable::flushBatches(QCPPainter* painter, bool dense)
             } else if (!dense && !m_points[key].isEmpty()) {
                 painter->setPen(c.alpha() == 255 ? QPen(c.darker(140), 0.8) : QPen(Qt::NoPen));
                 painter->setBrush(c);
+                const MarkerShape shape = m_shapes[key / RoleCount];
                 for (const QPointF& p : m_points[key])
-                    painter->drawEllipse(p, MarkerRadius, MarkerRadius);
+                    drawMarker(painter, p, MarkerRadius, shape);
             }
         }
     }
@@ -259,7 +269,10 @@ void EventLanesPlottable::drawRootLine(QCPPainter* painter, const TimeMapping& m
     f.setBold(true);
     painter->setFont(f);
     const QString text = QStringLiteral("root cause");
-    const QRectF box(x + 4, area.top() + 2, QFontMetrics(f).horizontalAdvance(text) + 6, QFontMetrics(f).height());
+    const double w = QFontMetrics(f).horizontalAdvance(text) + 6;
+    // Right of the line unless that would cut the label at the plot's right edge.
+    const double left = x + 4 + w <= area.right() ? x + 4 : x - 4 - w;
+    const QRectF box(std::max(left, static_cast<double>(area.left())), area.top() + 2, w, QFontMetrics(f).height());
     painter->fillRect(box, QColor(255, 255, 255, 220));
     painter->setPen(RootColor);
     painter->drawText(box, Qt::AlignCenter, text);
@@ -287,6 +300,88 @@ void EventLanesPlottable::drawSelection(QCPPainter* painter, const TimeMapping& 
             painter->drawEllipse(QPointF(map.toPixel(m_data->origin.toSeconds(e.time)), laneGeometry(lane).markerY()),
                                  7.5, 7.5);
     }
+}
+
+void EventLanesPlottable::drawUncertain(QCPPainter* painter) const
+{
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    for (const Uncertain& u : m_uncertain) {
+        const QColor c = m_colors[u.key];
+        const MarkerShape shape = m_shapes[u.key / RoleCount];
+        if (static_cast<engine::TimeSource>(u.time) == engine::TimeSource::Inherited) {
+            // A lower bound: open marker and a bracket pointing later ("at or after this time").
+            painter->setPen(QPen(c.alpha() == 255 ? c.darker(120) : c, 1.4));
+            painter->setBrush(Qt::white);
+            drawMarker(painter, u.at, MarkerRadius, shape);
+            const QPointF a(u.at.x() + MarkerRadius + 1, u.at.y());
+            painter->drawLine(a, a + QPointF(7, 0));
+            painter->drawLine(a + QPointF(7, -3), a + QPointF(7, 3));
+        } else {
+            painter->setPen(QPen(c.darker(140), 0.8));
+            painter->setBrush(c);
+            drawMarker(painter, u.at, MarkerRadius, shape);
+            painter->setPen(QPen(c.darker(140), 1, Qt::DotLine));
+            painter->setBrush(Qt::NoBrush);
+            painter->drawEllipse(u.at, MarkerRadius + 3, MarkerRadius + 3);
+        }
+    }
+}
+
+QRectF EventLanesPlottable::symptomRect(int symptom, const TimeMapping& map) const
+{
+    if (symptom < 0 || symptom >= static_cast<int>(m_data->symptomNode.size()))
+        return {};
+    const int node = m_data->symptomNode[static_cast<std::size_t>(symptom)];
+    if (node < 0)
+        return {};
+    const int lane = m_layout->laneOf(node, m_analysis->r().symptoms[static_cast<std::size_t>(symptom)].gpu);
+    if (lane < 0)
+        return {};
+    for (const SymptomBar& bar : m_data->nodes[static_cast<std::size_t>(node)].bars) {
+        if (bar.symptom == symptom)
+            return barRect(bar, map, laneGeometry(lane));
+    }
+    return {};
+}
+
+void EventLanesPlottable::drawCauseArrow(QCPPainter* painter, const TimeMapping& map) const
+{
+    const auto& r = m_analysis->r();
+    if (m_selectedSymptom < 0 || m_selectedSymptom >= static_cast<int>(r.symptoms.size()))
+        return;
+    const engine::Symptom& effect = r.symptoms[static_cast<std::size_t>(m_selectedSymptom)];
+    if (effect.causedBy.empty())
+        return;
+    const QRectF to = symptomRect(m_selectedSymptom, map);
+    const QRectF from = symptomRect(m_analysis->symptomIndex(effect.causedBy), map);
+    if (to.isEmpty() || from.isEmpty())
+        return;
+    const QPointF a(from.left() + std::min(from.width(), 8.0) / 2, from.center().y());
+    const QPointF b(to.left() + std::min(to.width(), 8.0) / 2, to.center().y());
+    const QLineF line(a, b);
+    if (line.length() < 4)
+        return;
+    const QColor ink = QColor::fromRgb(0x212121);
+    painter->setRenderHint(QPainter::Antialiasing, true);
+    painter->setPen(QPen(ink, 1.6));
+    painter->drawLine(line);
+    QLineF head(b, a);
+    head.setLength(9);
+    QLineF left = head;
+    left.setAngle(head.angle() + 25);
+    QLineF right = head;
+    right.setAngle(head.angle() - 25);
+    painter->setBrush(ink);
+    const QPointF tip[] = {b, left.p2(), right.p2()};
+    painter->drawPolygon(tip, 3);
+    const QFont f = painter->font();
+    const QString text = QStringLiteral("explains");
+    const QPointF mid = line.center();
+    const double w = QFontMetrics(f).horizontalAdvance(text) + 6;
+    const QRectF box(mid.x() + 4, mid.y() - QFontMetrics(f).height() / 2.0, w, QFontMetrics(f).height());
+    painter->fillRect(box, QColor(255, 255, 255, 220));
+    painter->setPen(ink);
+    painter->drawText(box, Qt::AlignCenter, text);
 }
 
 int EventLanesPlottable::barAt(int lane, const QPointF& pixel) const

@@ -3,6 +3,7 @@
 // when dense), the root-cause line and the selection. Never one QCP item per event.
 #pragma once
 
+#include "views/presentation.h"
 #include "views/timeline/qcp.h"
 #include "views/timeline/timeline_data.h"
 
@@ -59,6 +60,11 @@ private:
     void flushBatches(QCPPainter* painter, bool dense);
     void drawRootLine(QCPPainter* painter, const TimeMapping& map) const;
     void drawSelection(QCPPainter* painter, const TimeMapping& map) const;
+    /// For a selected demoted or scrubbed symptom: an arrow from the symptom that explains it (cause -> effect).
+    void drawCauseArrow(QCPPainter* painter, const TimeMapping& map) const;
+    /// The bar rectangle of `symptom` on screen, or an empty rect.
+    QRectF symptomRect(int symptom, const TimeMapping& map) const;
+    void drawUncertain(QCPPainter* painter) const;
     QRectF barRect(const SymptomBar& bar, const TimeMapping& map, const LaneGeometry& g) const;
 
     AnalysisPtr m_analysis;
@@ -72,6 +78,13 @@ private:
     std::vector<QVector<QLineF>> m_lines;    ///< per colour: dense columns of this frame
     std::vector<QVector<QPointF>> m_points;  ///< per colour: single markers of this frame
     QVector<QPointF> m_rootPoints;
+    std::vector<MarkerShape> m_shapes;  ///< per domain
+    struct Uncertain {
+        QPointF at;
+        std::size_t key;
+        std::uint8_t time;
+    };
+    std::vector<Uncertain> m_uncertain;  ///< markers whose time is inherited or approximate, drawn apart
 };
 
 }  // namespace attrib::views

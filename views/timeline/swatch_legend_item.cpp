@@ -3,11 +3,13 @@
 
 namespace attrib::views {
 
-SwatchLegendItem::SwatchLegendItem(QCPLegend* legend, const QColor& color, const QString& text, Shape shape)
+SwatchLegendItem::SwatchLegendItem(QCPLegend* legend, const QColor& color, const QString& text, Shape shape,
+                                   MarkerShape marker)
     : QCPAbstractLegendItem(legend)
     , m_color(color)
     , m_text(text)
     , m_shape(shape)
+    , m_marker(marker)
 {
     setSelectable(false);
 }
@@ -23,7 +25,22 @@ void SwatchLegendItem::draw(QCPPainter* painter)
     case Shape::Dot:
         painter->setPen(QPen(m_color.darker(130), 1));
         painter->setBrush(m_color);
-        painter->drawEllipse(c, 4.5, 4.5);
+        drawMarker(painter, c, 4.2, m_marker);
+        break;
+    case Shape::Open:
+        painter->setPen(QPen(m_color, 1.4));
+        painter->setBrush(Qt::white);
+        drawMarker(painter, c, 3.8, m_marker);
+        painter->drawLine(QPointF(c.x() + 4, c.y()), QPointF(iconRect.right(), c.y()));
+        painter->drawLine(QPointF(iconRect.right(), c.y() - 3), QPointF(iconRect.right(), c.y() + 3));
+        break;
+    case Shape::Approximate:
+        painter->setPen(QPen(m_color.darker(130), 1));
+        painter->setBrush(m_color);
+        drawMarker(painter, c, 3.4, m_marker);
+        painter->setPen(QPen(m_color.darker(130), 1, Qt::DotLine));
+        painter->setBrush(Qt::NoBrush);
+        painter->drawEllipse(c, 6, 6);
         break;
     case Shape::Ring:
         painter->setPen(QPen(m_color, 2));

@@ -2,6 +2,7 @@
 // A legend entry that is not tied to a plottable: a colour swatch (dot, bar or line) and a label.
 #pragma once
 
+#include "views/presentation.h"
 #include "views/timeline/qcp.h"
 
 namespace attrib::views {
@@ -10,8 +11,11 @@ class SwatchLegendItem : public QCPAbstractLegendItem {
     Q_OBJECT
 
 public:
-    enum class Shape { Dot, Bar, DashedLine, Ring };
-    SwatchLegendItem(QCPLegend* legend, const QColor& color, const QString& text, Shape shape = Shape::Dot);
+    /// Dot: a filled marker of `marker` shape; Open: its outline with a bracket (inherited lower-bound time);
+    /// Approximate: a marker in a dotted ring (year-inferred or boot-relative time).
+    enum class Shape { Dot, Bar, DashedLine, Ring, Open, Approximate };
+    SwatchLegendItem(QCPLegend* legend, const QColor& color, const QString& text, Shape shape = Shape::Dot,
+                     MarkerShape marker = MarkerShape::Circle);
 
     QString text() const { return m_text; }
 
@@ -23,6 +27,7 @@ private:
     QColor m_color;
     QString m_text;
     Shape m_shape;
+    MarkerShape m_marker;
 };
 
 }  // namespace attrib::views

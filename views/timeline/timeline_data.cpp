@@ -108,8 +108,11 @@ void Builder::placeEvents()
         const int symptom = analysis.eventSymptom[e];
         Mark m{data.origin.toSeconds(ev.time), static_cast<std::uint32_t>(e),
                symptom >= 0 ? symptomDomain[symptom] : contextDomain,
-               static_cast<std::uint8_t>(analysis.eventRole(static_cast<int>(e)))};
+               static_cast<std::uint8_t>(analysis.eventRole(static_cast<int>(e))),
+               static_cast<std::uint8_t>(ev.timeSource)};
         domainSeen[m.domain] = true;
+        data.hasInherited |= ev.timeSource == TimeSource::Inherited;
+        data.hasApproximate |= ev.timeSource == TimeSource::YearInferred || ev.timeSource == TimeSource::BootRelative;
         NodeTrack& track = data.nodes[node];
         track.all.push_back(m);
         data.eventNode[e] = node;
@@ -173,6 +176,38 @@ void Builder::sortTracks()
     }
 }
 
+/// First and last time of the symptoms that make up the failure (active or demoted); NaN without any.
+std::pair<double, double> failureBounds(const AnalysisResult& r, const TimeOrigin& origin)
+{
+    double lo = NAN;
+    double hi = NAN;
+    for (const auto& s : r.symptoms) {
+        if (s.status == SymptomStatus::Scrubbed || s.firstSeen == NoTime)
+            continue;
+        const double a = origin.toSeconds(s.firstSeen);
+        const double b = origin.toSeconds(s.lastSeen == NoTime ? s.firstSeen : s.lastSeen);
+        lo = std::isnan(lo) ? a : std::min(lo, a);
+        hi = std::isnan(hi) ? b : std::max(hi, b);
+    }
+    return {lo, hi};
+}
+
+void markClocks(const AnalysisResult& r, const std::unordered_map<std::string, int>& nodeIndex, TimelineData& data)
+{
+    // Only corrected clocks are marked on the lanes; offsets within the anchors' jitter are listed in Coverage.
+    for (const ClockOffset& o : r.clockOffsets) {
+        auto it = nodeIndex.find(o.node);
+        if (it == nodeIndex.end() || !o.applied)
+            continue;
+        NodeTrack& track = data.nodes[static_cast<std::size_t>(it->second)];
+        track.clockCorrected = o.applied;
+        track.clockText = QStringLiteral("clock %1%2 s \u00b1%3 s, corrected")
+                              .arg(o.offset >= 0 ? QStringLiteral("+") : QString())
+                              .arg(static_cast<double>(o.offset) / 1e9, 0, 'f', 2)
+                              .arg(static_cast<double>(o.uncertainty) / 1e9, 0, 'f', 2);
+    }
+}
+
 /// Earliest and latest known times of events and symptoms.
 std::pair<TimeNs, TimeNs> timeBounds(const AnalysisResult& r)
 {
@@ -202,6 +237,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(const AnalysisData& anal
     auto data = std::make_shared<TimelineData>();
     const AnalysisResult& r = analysis.r();
     const auto [lo, hi] = timeBounds(r);
+    data->hasTimes = std::any_of(r.events.begin(), r.events.end(), [](const Event& e) { return e.time != NoTime; }) ||
+        std::any_of(r.symptoms.begin(), r.symptoms.end(), [](const Symptom& s) { return s.firstSeen != NoTime; });
     data->origin.origin = lo - (lo % NsPerSec + NsPerSec) % NsPerSec;
     data->minX = data->origin.toSeconds(lo);
     data->maxX = std::max(data->origin.toSeconds(hi), data->minX + 1e-3);
@@ -210,6 +247,16 @@ std::shared_ptr<const TimelineData> TimelineData::build(const AnalysisData& anal
     b.placeEvents();
     b.placeBars();
     b.sortTracks();
+    markClocks(r, b.nodeIndex, *data);
+    const auto [failLo, failHi] = failureBounds(r, data->origin);
+    data->failStart = std::isnan(failLo) ? data->minX : failLo;
+    data->failEnd = std::isnan(failHi) ? data->maxX : failHi;
+    for (const auto& track : data->nodes) {
+        data->eventsBeforeFailure +=
+            static_cast<std::size_t>(std::lower_bound(track.all.begin(), track.all.end(), data->failStart,
+                                                      [](const Mark& m, double x) { return m.x < x - 1e-9; }) -
+                                     track.all.begin());
+    }
     if (r.verdict.rootCause && r.verdict.rootCause->time != NoTime) {
         data->rootX = data->origin.toSeconds(r.verdict.rootCause->time);
         auto it = b.nodeIndex.find(r.verdict.rootCause->node);
@@ -217,6 +264,20 @@ std::shared_ptr<const TimelineData> TimelineData::build(const AnalysisData& anal
         data->rootGpu = r.verdict.rootCause->gpu;
     }
     return data;
+}
+
+std::pair<double, double> TimelineData::failureView() const
+{
+    // Margins of 15% on each side keep the window at 1 / 1.3 = 77% of the plot width.
+    double lo = failStart;
+    double hi = failEnd;
+    if (hi - lo < MinFailureSpan) {
+        const double mid = (lo + hi) / 2;
+        lo = mid - MinFailureSpan / 2;
+        hi = mid + MinFailureSpan / 2;
+    }
+    const double pad = (hi - lo) * 0.15;
+    return {lo - pad, hi + pad};
 }
 
 std::span<const Mark> TimelineData::marks(const LaneLayout& layout, int lane) const

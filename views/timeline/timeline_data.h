@@ -31,15 +31,25 @@ struct NodeTrack {
     std::vector<int> gpus;                    ///< sorted
     std::vector<std::vector<Mark>> gpuMarks;  ///< parallel to gpus
     std::vector<SymptomBar> bars;             ///< drawing order: weaker roles first
+    bool clockCorrected = false;              ///< the engine shifted this node's times (see clockText)
+    QString clockText;                        ///< "clock +1.20 s ±0.05 s" when an offset was estimated
 };
 
 struct TimelineData {
+    static constexpr double MinFailureSpan = 0.01;  ///< seconds: a failure at one instant still opens zoomed in
     TimeOrigin origin;
     double minX = 0;
     double maxX = 1;
     double rootX = NAN;  ///< root cause time, NaN without one
     int rootNode = -1;
     int rootGpu = -1;
+    /// The failure window: first to last time of an active or demoted symptom (the whole range without any).
+    double failStart = 0;
+    double failEnd = 1;
+    bool hasTimes = false;                ///< false: no event or symptom has a time (nothing to draw, no 1970 axis)
+    bool hasInherited = false;            ///< some event's time is inherited from an earlier line (a lower bound)
+    bool hasApproximate = false;          ///< some event's time is year-inferred or boot-relative
+    std::size_t eventsBeforeFailure = 0;  ///< context outside the opening view, for the info line
     std::vector<NodeTrack> nodes;
     std::vector<std::uint8_t> domainsPresent;  ///< indices into domainNames(), for the legend
     std::size_t eventCount = 0;
@@ -50,6 +60,8 @@ struct TimelineData {
     static std::shared_ptr<const TimelineData> build(const AnalysisData& analysis);
 
     bool hasRoot() const { return !std::isnan(rootX); }
+    /// The time range the timeline opens on: the failure window with margins (at least MinFailureSpan wide).
+    std::pair<double, double> failureView() const;
     /// Marks drawn on a lane of `layout` (built from this data's nodes).
     std::span<const Mark> marks(const LaneLayout& layout, int lane) const;
     /// Whether a bar of `node` belongs on `lane`.

@@ -20,6 +20,7 @@ struct Mark {
     std::uint32_t event = 0;  ///< index into AnalysisResult::events
     std::uint8_t domain = 0;  ///< index into domainNames()
     std::uint8_t role = 0;    ///< EvidenceRole
+    std::uint8_t time = 0;    ///< engine::TimeSource: inherited and approximate times are drawn differently
 };
 
 /// Seconds (double, relative to `origin`) <-> engine time (ns).

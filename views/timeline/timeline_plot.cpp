@@ -35,6 +35,7 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     m_legend->setRowSpacing(0);
     m_legend->setColumnSpacing(14);
     setMinimumSize(320, 200);
+    setFocusPolicy(Qt::StrongFocus);
     setMouseTracking(true);
     setNoAntialiasingOnDrag(true);
     connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::clampTimeRange);
@@ -100,19 +101,26 @@ void TimelinePlot::setTimelineData(TimelineDataPtr timeline)
     if (m_data) {
         m_ticker->setOrigin(m_data->origin.origin);
         m_ticker->setReference(m_data->hasRoot() ? m_data->rootX : 0);
-        m_layout.setExpanded(m_data->rootNode, true);  // the root cause's GPU lane is shown from the start
+        if (m_data->rootGpu >= 0)
+            m_layout.setExpanded(m_data->rootNode, true);  // the root cause's GPU lane is shown from the start
     }
     rebuildLanes();
     rebuildLegend();
     updateTimeAxisLabel();
     resetView();
+    fitFailure();  // open on the failure; context before it is one key (0) away
 }
 
 void TimelinePlot::rebuildLanes()
 {
     QMap<double, QString> labels;
-    for (int lane = 0; lane < m_layout.laneCount(); ++lane)
-        labels.insert(lane + 0.5, m_layout.label(lane));
+    for (int lane = 0; lane < m_layout.laneCount(); ++lane) {
+        const Lane& l = m_layout.lane(lane);
+        const QString& clock =
+            m_data && l.gpu < 0 ? m_data->nodes[static_cast<std::size_t>(l.node)].clockText : QString();
+        labels.insert(lane + 0.5,
+                      clock.isEmpty() ? m_layout.label(lane) : m_layout.label(lane) + QLatin1Char('\n') + clock);
+    }
     m_laneTicker->setTicks(labels);
     clampLaneRange(yAxis->range());
     Q_EMIT lanesChanged();
@@ -125,7 +133,8 @@ void TimelinePlot::rebuildLegend()
         return;
     const QStringList domains = domainNames();
     for (std::uint8_t d : m_data->domainsPresent)
-        m_legend->addItem(new SwatchLegendItem(m_legend, domainColor(domains.value(d)), domains.value(d)));
+        m_legend->addItem(new SwatchLegendItem(m_legend, domainColor(domains.value(d)), domains.value(d),
+                                               SwatchLegendItem::Shape::Dot, domainShape(domains.value(d))));
     m_legend->addItem(new SwatchLegendItem(m_legend, QColor::fromRgb(0x9e9e9e), QStringLiteral("symptom span"),
                                            SwatchLegendItem::Shape::Bar));
     QColor dim = QColor::fromRgb(0x9e9e9e);
@@ -133,6 +142,13 @@ void TimelinePlot::rebuildLegend()
     m_legend->addItem(new SwatchLegendItem(m_legend, dim, QStringLiteral("demoted / scrubbed (dimmed)")));
     m_legend->addItem(new SwatchLegendItem(m_legend, QColor::fromRgb(0xc62828), QStringLiteral("root cause"),
                                            SwatchLegendItem::Shape::Ring));
+    const QColor grey = QColor::fromRgb(0x616161);
+    if (m_data->hasInherited)
+        m_legend->addItem(new SwatchLegendItem(m_legend, grey, QStringLiteral("inherited time (at or after)"),
+                                               SwatchLegendItem::Shape::Open));
+    if (m_data->hasApproximate)
+        m_legend->addItem(new SwatchLegendItem(m_legend, grey, QStringLiteral("year-inferred / boot-relative time"),
+                                               SwatchLegendItem::Shape::Approximate));
     updateLegendWrap();
 }
 
@@ -175,7 +191,11 @@ void TimelinePlot::updateTimeAxisLabel()
         xAxis->setLabel(QStringLiteral("time relative to the root cause (") +
                         formatUtc(m_data->origin.toTime(m_data->rootX)) + QStringLiteral(" UTC)"));
     else
-        xAxis->setLabel(QStringLiteral("UTC, ") + formatUtc(m_data->origin.origin).left(10));
+        xAxis->setLabel(QStringLiteral("UTC, ") + formatUtc(m_data->origin.toTime(m_data->failStart)).left(10));
+    const bool corrected =
+        std::any_of(m_data->nodes.begin(), m_data->nodes.end(), [](const NodeTrack& n) { return n.clockCorrected; });
+    if (corrected)
+        xAxis->setLabel(xAxis->label() + QStringLiteral(" \u00b7 clock-corrected on the lanes that say so"));
 }
 
 void TimelinePlot::resetView()
@@ -272,6 +292,7 @@ void TimelinePlot::ensureTimeVisible(double x)
 
 void TimelinePlot::showSelection(const Selection& selection)
 {
+    m_current = selection;
     m_lanes->setSelectedEvent(selection.event);
     m_lanes->setSelectedSymptom(selection.symptom);
     if (!m_data || !m_analysis) {

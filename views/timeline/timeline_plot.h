@@ -24,7 +24,16 @@ public:
     const LaneLayout& laneLayout() const { return m_layout; }
     EventLanesPlottable* lanes() const { return m_lanes; }
 
+    /// Shows the whole time range and the first lanes ("0").
     void resetView();
+    /// Zooms to the failure window with margins ("F"); the view the timeline opens on.
+    void fitFailure();
+    /// Zooms to the selected symptom's span or around the selected event ("Z"); false with nothing selected.
+    bool zoomToSelection();
+    /// Moves the time range by `fraction` of its width (positive: later).
+    void panTime(double fraction);
+    /// Zooms time by `factor` (> 1 zooms in) around the centre.
+    void zoomTime(double factor);
     void setRelativeTime(bool relative);
     bool relativeTime() const { return m_ticker->mode() == TimeTicker::Mode::Relative; }
     void setAllExpanded(bool expanded);
@@ -58,6 +67,7 @@ protected:
     void wheelEvent(QWheelEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void processRectZoom(QRect rect, QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
 
 private:
     void setupAxes();
@@ -80,6 +90,7 @@ private:
     QSharedPointer<QCPAxisTickerText> m_laneTicker;
     QCPLegend* m_legend = nullptr;
     QPoint m_pressPos;
+    Selection m_current;
     bool m_clamping = false;
 };
 

@@ -26,8 +26,18 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
 {
     auto* bar = new QToolBar(this);
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    bar->addAction(QStringLiteral("Reset zoom"), m_plot, &TimelinePlot::resetView)
-        ->setToolTip(QStringLiteral("Show the whole time range and the first lanes"));
+    const auto key = [this](QAction* action, const QString& shortcut, const QString& tip) {
+        action->setShortcut(QKeySequence(shortcut));
+        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);  // plain keys only while the timeline has focus
+        action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, shortcut));
+        addAction(action);
+    };
+    key(bar->addAction(QStringLiteral("Fit failure"), m_plot, &TimelinePlot::fitFailure), QStringLiteral("F"),
+        QStringLiteral("Zoom to the failure: first to last active or demoted symptom"));
+    key(bar->addAction(QStringLiteral("Zoom to selection"), m_plot, &TimelinePlot::zoomToSelection),
+        QStringLiteral("Z"), QStringLiteral("Zoom to the selected symptom's span or event"));
+    key(bar->addAction(QStringLiteral("Show all"), m_plot, &TimelinePlot::resetView), QStringLiteral("0"),
+        QStringLiteral("Show the whole time range, context included, and the first lanes"));
     m_relative = bar->addAction(QStringLiteral("Relative to root cause"));
     m_relative->setCheckable(true);
     m_relative->setToolTip(QStringLiteral("Label the time axis relative to the root cause instead of UTC"));
@@ -39,7 +49,10 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
     m_info->setTextFormat(Qt::PlainText);
     m_info->setToolTip(QStringLiteral("Wheel: zoom time \u00b7 drag: pan \u00b7 Ctrl+drag: zoom to a range \u00b7 "
                                       "Shift+wheel or wheel over the labels: scroll nodes \u00b7 click a node label: "
-                                      "GPU lanes \u00b7 click an event: its evidence"));
+                                      "GPU lanes \u00b7 click an event: its evidence\n"
+                                      "Keys (click the plot first): F fit failure \u00b7 Z zoom to selection \u00b7 "
+                                      "0 show all \u00b7 \u2190\u2192 or A D pan \u00b7 + \u2212 or W S zoom \u00b7 "
+                                      "\u2191\u2193 Page Up/Down scroll nodes"));
 
     auto* page = new QWidget(this);
     auto* row = new QHBoxLayout(page);
@@ -156,7 +169,14 @@ void TimelineView::syncScrollBar()
 void TimelineView::updateInfo()
 {
     const auto& timeline = m_plot->timelineData();
-    m_pages->setCurrentIndex(timeline ? 1 : 0);
+    m_pages->setCurrentIndex(timeline && timeline->hasTimes ? 1 : 0);
+    if (timeline && !timeline->hasTimes) {
+        m_info->setText(QString());
+        m_placeholder->setText(QStringLiteral("No line of this bundle carries a time the analysis could read, so "
+                                              "there is nothing to place on a timeline.\nThe verdict, the symptoms "
+                                              "and the evidence panes still show what was found."));
+        return;
+    }
     if (!timeline) {
         m_info->setText(QString());
         m_placeholder->setText(m_selection->analysis() ? QStringLiteral("Preparing the timeline\u2026")
@@ -170,6 +190,8 @@ void TimelineView::updateInfo()
                     .arg(m_selection->analysis() ? m_selection->analysis()->r().symptoms.size() : 0);
     if (timeline->untimedEvents > 0)
         text += QStringLiteral(" (%1 without time not shown)").arg(timeline->untimedEvents);
+    if (timeline->eventsBeforeFailure > 0)
+        text += QStringLiteral(" \u00b7 %1 earlier context events: 0 shows all").arg(timeline->eventsBeforeFailure);
     m_info->setText(text);
 }
 

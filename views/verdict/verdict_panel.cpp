@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/verdict/verdict_panel.h"
 
+#include "views/coverage/coverage_summary.h"
 #include "views/describe.h"
+#include "views/glossary.h"
 #include "views/presentation.h"
 
+#include <QBoxLayout>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QGridLayout>
@@ -33,6 +36,33 @@ QLabel* heading(const QString& s, QWidget* parent)
     label->setStyleSheet(QStringLiteral("color: #5f6368; font-weight: bold; margin-top: 8px"));
     return label;
 }
+
+/// The verdict's badges side by side, or one under the other when the pane is too narrow for both.
+class BadgeRow : public QWidget {
+public:
+    explicit BadgeRow(QWidget* parent)
+        : QWidget(parent)
+        , m_box(new QBoxLayout(QBoxLayout::LeftToRight, this))
+    {
+        m_box->setContentsMargins(0, 0, 0, 0);
+    }
+    void add(QLabel* badge) { m_box->addWidget(badge, 0, Qt::AlignLeft); }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        int need = 0;
+        for (const QLabel* l : findChildren<QLabel*>())
+            need += l->sizeHint().width() + m_box->spacing();
+        const auto direction = need > width() ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+        if (direction != m_box->direction())
+            m_box->setDirection(direction);
+    }
+
+private:
+    QBoxLayout* m_box;
+};
 
 QLabel* badge(const QString& s, const QColor& color, QWidget* parent)
 {
@@ -117,12 +147,15 @@ void VerdictPanel::rebuild()
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(12, 10, 12, 10);
     layout->setSpacing(3);
+    // What to do comes right after what failed, so that both fit a small window without scrolling.
     addBadges(layout);
-    addCoverage(layout);
     addRootCause(layout);
-    addCandidates(layout);
     addLeads(layout);
     addAction(layout);
+    addDecisiveLine(layout);
+    addCoverage(layout);
+    addCandidates(layout);
+    addAffectedNodes(layout);
     addFooter(layout);
     layout->addStretch(1);
 }
@@ -130,13 +163,20 @@ void VerdictPanel::rebuild()
 void VerdictPanel::addBadges(QVBoxLayout* layout)
 {
     const Verdict& v = m_analysis->r().verdict;
-    auto* row = new QHBoxLayout;
-    row->addWidget(badge(badgeText(v.terminalState), terminalStateColor(v.terminalState), this));
-    row->addWidget(badge(badgeText(v.subDomain), domainColor(v.subDomain), this));
-    row->addStretch(1);
-    layout->addLayout(row);
-    if (!v.explanation.empty())
-        layout->addWidget(text(qs(v.explanation), this));
+    auto* row = new BadgeRow(this);
+    QLabel* state = badge(badgeText(v.terminalState), terminalStateColor(v.terminalState), row);
+    state->setObjectName(QStringLiteral("terminalStateBadge"));
+    QLabel* domain = badge(badgeText(v.subDomain), domainColor(v.subDomain).darker(125), row);
+    domain->setObjectName(QStringLiteral("subDomainBadge"));
+    domain->setToolTip(QStringLiteral("Sub-domain: the part of the system that failed"));
+    row->add(state);
+    row->add(domain);
+    layout->addWidget(row);
+    if (!v.explanation.empty()) {
+        QLabel* explanation = text(qs(v.explanation), this);
+        explanation->setObjectName(QStringLiteral("verdictExplanation"));
+        layout->addWidget(explanation);
+    }
 }
 
 void VerdictPanel::addRootCause(QVBoxLayout* layout)
@@ -154,12 +194,30 @@ void VerdictPanel::addRootCause(QVBoxLayout* layout)
     connect(m_rootCauseButton, &QPushButton::clicked, this,
             [this] { m_selection->selectSymptom(m_analysis->rootCauseSymptom); });
     layout->addWidget(m_rootCauseButton);
-    layout->addWidget(text(placeText(rc.node, rc.gpu, rc.rank, rc.link) + QStringLiteral(" \u00b7 ") +
-                               formatUtc(rc.time) + QStringLiteral(" UTC"),
-                           this));
+    const QString clock = clockNote(r, rc.node);
+    QLabel* where =
+        text(placeText(rc.node, rc.gpu, rc.rank, rc.link) + QStringLiteral(" \u00b7 ") +
+                 (rc.time == NoTime ? QStringLiteral("time unknown") : formatUtc(rc.time) + QStringLiteral(" UTC")) +
+                 (clock.isEmpty() ? QString() : QStringLiteral(" (") + clock + QLatin1Char(')')),
+             this);
+    where->setObjectName(QStringLiteral("rootCausePlace"));
+    if (!clock.isEmpty())
+        where->setToolTip(glossary(Term::ClockCorrected));
+    layout->addWidget(where);
     const bool repeated = r.verdict.explanation.rfind(rc.summary, 0) == 0;  // already shown under the badges
     if (!rc.summary.empty() && !repeated)
         layout->addWidget(text(qs(rc.summary), this));
+    if (!rc.rule.empty())
+        layout->addWidget(text(QStringLiteral("chosen by ") + qs(rc.rule), this));
+}
+
+void VerdictPanel::addDecisiveLine(QVBoxLayout* layout)
+{
+    const AnalysisResult& r = m_analysis->r();
+    if (!r.verdict.rootCause)
+        return;
+    const RootCause& rc = *r.verdict.rootCause;
+    layout->addWidget(heading(QStringLiteral("Decisive evidence"), this));
     const int decisive = m_analysis->observationIndex(rc.decisiveObservation);
     if (decisive >= 0) {
         m_evidenceButton = link(observationLocation(*m_analysis, decisive), this);
@@ -170,10 +228,9 @@ void VerdictPanel::addRootCause(QVBoxLayout* layout)
         QLabel* line = text(sanitizeLine(qs(r.observations[decisive].text)), this);
         line->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         line->setStyleSheet(QStringLiteral("background: #fffcf0; border-left: 4px solid #c62828; padding: 4px"));
+        line->setObjectName(QStringLiteral("decisiveLine"));
         layout->addWidget(line);
     }
-    if (!rc.rule.empty())
-        layout->addWidget(text(QStringLiteral("chosen by ") + qs(rc.rule), this));
 }
 
 void VerdictPanel::addAction(QVBoxLayout* layout)
@@ -181,10 +238,16 @@ void VerdictPanel::addAction(QVBoxLayout* layout)
     const Verdict& v = m_analysis->r().verdict;
     layout->addWidget(heading(QStringLiteral("Recommended action"), this));
     QLabel* action = text(v.action.action.empty() ? QStringLiteral("none") : qs(v.action.action), this);
+    action->setObjectName(QStringLiteral("recommendedAction"));
     action->setStyleSheet(QStringLiteral("font-weight: bold"));
     layout->addWidget(action);
     if (!v.action.target.empty())
         layout->addWidget(text(QStringLiteral("target: ") + qs(v.action.target), this));
+}
+
+void VerdictPanel::addAffectedNodes(QVBoxLayout* layout)
+{
+    const Verdict& v = m_analysis->r().verdict;
     layout->addWidget(heading(QStringLiteral("Affected nodes"), this));
     QStringList nodes;
     for (const auto& n : v.affectedNodes)
@@ -205,9 +268,11 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
         const int symptom = m_analysis->symptomIndex(c.symptomId);
         connect(button, &QPushButton::clicked, this, [this, symptom] { m_selection->selectSymptom(symptom); });
         layout->addWidget(button);
-        layout->addWidget(text(formatUtc(c.time) + QStringLiteral(" UTC \u00b7 ") + badgeText(c.terminalState) +
-                                   QStringLiteral(" / ") + qs(c.subDomain) + QStringLiteral("\n") + qs(c.summary),
-                               this));
+        layout->addWidget(
+            text((c.time == NoTime ? QStringLiteral("time unknown") : formatUtc(c.time) + QStringLiteral(" UTC")) +
+                     QStringLiteral(" \u00b7 ") + badgeText(c.terminalState) + QStringLiteral(" / ") + qs(c.subDomain) +
+                     QStringLiteral("\n") + qs(c.summary),
+                 this));
     }
     if (!v.candidates.front().separatedBy.empty())
         layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(v.candidates.front().separatedBy), this));
@@ -230,37 +295,20 @@ void VerdictPanel::addLeads(QVBoxLayout* layout)
 
 void VerdictPanel::addCoverage(QVBoxLayout* layout)
 {
-    QStringList problems;
-    QStringList summary;
-    bool severe = false;
-    for (const CollectorCoverage& c : m_analysis->r().coverage) {
-        const QString kind = QString::fromLatin1(toString(c.kind));
-        if (c.status == CoverageStatus::Skipped)
-            continue;
-        summary << QStringLiteral("%1 %2 file(s)").arg(kind).arg(c.files.size());
-        if (c.status == CoverageStatus::Ok)
-            continue;
-        severe = severe || c.status == CoverageStatus::Missing || c.status == CoverageStatus::Errored;
-        problems << kind + QStringLiteral(": ") + QString::fromLatin1(toString(c.status));
-        for (std::size_t i = 0; i < c.errors.size() && i < 4; ++i)
-            problems << QStringLiteral("  \u2022 ") + sanitizeLine(qs(c.errors[i]));
-        if (c.errors.size() > 4)
-            problems << QStringLiteral("  \u2022 \u2026 %1 more (see the Coverage pane)").arg(c.errors.size() - 4);
-    }
-    if (problems.isEmpty()) {
-        QLabel* ok = text(QStringLiteral("Coverage ok: ") + summary.join(QStringLiteral(", ")), this);
-        ok->setStyleSheet(QStringLiteral("color: #2e7d32"));
-        layout->addWidget(ok);
-        return;
-    }
-    QLabel* box = text(QStringLiteral("\u26a0 Evidence is incomplete \u2014 the verdict may be missing a cause\n") +
-                           problems.join(QLatin1Char('\n')),
+    const CoverageSummary summary = CoverageSummary::build(m_analysis->r());
+    const bool ok = summary.level == CoverageSummary::Level::Ok;
+    QLabel* box = text((ok ? QStringLiteral("Coverage: ")
+                           : QStringLiteral("\u26a0 Evidence is incomplete \u2014 the verdict may be missing a "
+                                            "cause\n")) +
+                           summary.text(4),
                        this);
-    box->setObjectName(QStringLiteral("coverageWarning"));
-    box->setStyleSheet(severe ? QStringLiteral("background: #fdecea; border: 2px solid #c62828; padding: 6px; "
-                                               "color: #7f1d1d")
-                              : QStringLiteral("background: #fff4e5; border: 2px solid #ef8f00; padding: 6px; "
-                                               "color: #663c00"));
+    box->setObjectName(QStringLiteral("coverageSummary"));
+    box->setToolTip(glossary(Term::Coverage));
+    const QString border =
+        summary.level == CoverageSummary::Level::Red ? QStringLiteral("#c62828") : QStringLiteral("#ef8f00");
+    box->setStyleSheet(ok ? QStringLiteral("color: %1").arg(summary.foreground().name())
+                          : QStringLiteral("background: %1; border: 2px solid %2; padding: 6px; color: %3")
+                                .arg(summary.background().name(), border, summary.foreground().name()));
     layout->addWidget(box);
 }
 

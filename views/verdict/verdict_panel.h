@@ -26,6 +26,7 @@ public:
     QString contentText() const;
     QPushButton* rootCauseButton() const { return m_rootCauseButton; }
     QPushButton* evidenceButton() const { return m_evidenceButton; }
+    QScrollArea* scrollArea() const { return m_scroll; }
 
 Q_SIGNALS:
     void copyMarkdownRequested();
@@ -35,7 +36,9 @@ private:
     void rebuild();
     void addBadges(QVBoxLayout* layout);
     void addRootCause(QVBoxLayout* layout);
+    void addDecisiveLine(QVBoxLayout* layout);
     void addAction(QVBoxLayout* layout);
+    void addAffectedNodes(QVBoxLayout* layout);
     void addCandidates(QVBoxLayout* layout);
     void addLeads(QVBoxLayout* layout);
     void addCoverage(QVBoxLayout* layout);

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "views/coverage/coverage_summary.h"
+
+#include "views/presentation.h"
+
+#include <set>
+
+namespace attrib::views {
+
+using namespace attrib::engine;
+
+namespace {
+
+bool isMetadata(const FileCoverage& f)
+{
+    return f.status == CoverageStatus::Skipped && !f.errors.empty() &&
+        f.errors.front().find("sample metadata") != std::string::npos;
+}
+
+/// "binary, not read" or the importer's own reason after "path: ".
+QString reasonOf(const FileCoverage& f)
+{
+    QString why = f.errors.empty() ? QString::fromLatin1(toString(f.status)) : qs(f.errors.front());
+    const QString prefix = qs(f.path) + QStringLiteral(": ");
+    if (why.startsWith(prefix))
+        why = why.mid(prefix.size());
+    if (why.contains(QStringLiteral("binary"), Qt::CaseInsensitive))
+        return QStringLiteral("binary, not read");
+    return sanitizeLine(why);
+}
+
+void raise(CoverageSummary::Level& level, CoverageSummary::Level to)
+{
+    if (static_cast<int>(to) > static_cast<int>(level))
+        level = to;
+}
+
+}  // namespace
+
+CoverageSummary CoverageSummary::build(const AnalysisResult& r)
+{
+    CoverageSummary s;
+    int evidenceFiles = 0;
+    int read = 0;
+    std::set<std::string> nodes;
+    TimeNs first = NoTime;
+    TimeNs last = NoTime;
+    for (const FileCoverage& f : r.fileCoverage) {
+        if (isMetadata(f) || (f.kind == SourceKind::Accounting && f.format == "workload"))
+            continue;
+        ++evidenceFiles;
+        if (f.lines > 0 && (f.status == CoverageStatus::Ok || f.status == CoverageStatus::Partial)) {
+            ++read;
+            if (!f.node.empty())
+                nodes.insert(f.node);
+            if (f.first != NoTime)
+                first = first == NoTime ? f.first : std::min(first, f.first);
+            if (f.last != NoTime)
+                last = last == NoTime ? f.last : std::max(last, f.last);
+        }
+        if (f.status == CoverageStatus::Ok)
+            continue;
+        raise(s.level, f.status == CoverageStatus::Errored ? Level::Red : Level::Amber);
+        s.notRead << qs(f.path) + QStringLiteral(": ") +
+                (f.status == CoverageStatus::Partial ? QStringLiteral("partly read: ") : QString()) + reasonOf(f);
+    }
+    for (const CollectorCoverage& c : r.coverage) {
+        if (c.status != CoverageStatus::Missing)
+            continue;
+        raise(s.level, Level::Red);
+        s.notRead << QStringLiteral("%1 evidence missing: %2")
+                         .arg(QString::fromLatin1(toString(c.kind)),
+                              c.errors.empty() ? QStringLiteral("no file") : sanitizeLine(qs(c.errors.front())));
+    }
+    if (read == 0)
+        raise(s.level, Level::Red);
+    QString span;
+    if (first != NoTime)
+        span = QStringLiteral(", %1 to %2 UTC").arg(formatUtc(first), formatUtc(last, false));
+    s.headline = read == 0
+        ? QStringLiteral("Nothing was read: none of the %1 file(s) held usable evidence.").arg(evidenceFiles)
+        : QStringLiteral("Read %1 of %2 file(s)%3%4.")
+              .arg(read)
+              .arg(evidenceFiles)
+              .arg(nodes.empty() ? QStringLiteral(" (no node named)")
+                                 : QStringLiteral(" on %1 node(s)").arg(nodes.size()),
+                   span);
+    for (const ClockOffset& o : r.clockOffsets) {
+        if (o.applied)
+            s.clocks << qs(o.node) + QStringLiteral(" ") + clockNote(r, o.node);
+    }
+    if (!s.clocks.isEmpty() && static_cast<std::size_t>(s.clocks.size()) < r.clockOffsets.size())
+        s.clocks << QStringLiteral("the other nodes' clocks agreed within the anchors' jitter");
+    return s;
+}
+
+QColor CoverageSummary::foreground() const
+{
+    switch (level) {
+    case Level::Ok: return QColor::fromRgb(0x2e7d32);
+    case Level::Amber: return QColor::fromRgb(0x663c00);
+    case Level::Red: return QColor::fromRgb(0x7f1d1d);
+    }
+    return {};
+}
+
+QColor CoverageSummary::background() const
+{
+    switch (level) {
+    case Level::Ok: return QColor(Qt::transparent);
+    case Level::Amber: return QColor::fromRgb(0xfff4e5);
+    case Level::Red: return QColor::fromRgb(0xfdecea);
+    }
+    return {};
+}
+
+QString CoverageSummary::text(int maxItems) const
+{
+    QStringList lines{headline};
+    if (!notRead.isEmpty())
+        lines << QStringLiteral("Not read or incomplete (%1):").arg(notRead.size());
+    for (int i = 0; i < notRead.size() && i < maxItems; ++i)
+        lines << QStringLiteral("  \u2022 ") + notRead[i];
+    if (notRead.size() > maxItems)
+        lines << QStringLiteral("  \u2022 \u2026 %1 more (see the Coverage pane)").arg(notRead.size() - maxItems);
+    if (!clocks.isEmpty())
+        lines << QStringLiteral("Clock offsets: ") + clocks.join(QStringLiteral("; "));
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace attrib::views
