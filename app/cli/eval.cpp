@@ -157,7 +157,6 @@ int runStoreEval(const EvalOptions& o, const CliContext& cli)
     return score.passed == score.cases ? 0 : 1;
 }
 
-
 engine::CaseScore evaluateBundle(const fs::path& bundle, const nlohmann::json& expected,
                                  const engine::CatalogPtr& catalog)
 {
