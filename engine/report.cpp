@@ -59,7 +59,7 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
         rows.push_back({"Would separate", v.candidates.front().separatedBy});
     rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});
     for (const auto& lead : v.leads)  // unknown verdicts only: where an engineer could start reading
-        rows.push_back({"Lead", lead.file + ":" + std::to_string(lead.line) + "  " + lead.text});
+        rows.push_back({"Lead", lead.file + ":" + std::to_string(lead.line), lead.text});
     std::string nodes;
     for (const auto& n : v.affectedNodes)
         nodes += (nodes.empty() ? "" : ", ") + n;

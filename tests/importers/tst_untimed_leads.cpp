@@ -100,7 +100,9 @@ void TestUntimedLeads::unknownVerdictListsLeads()
     const std::string text = engine::reportText(*outcome.result);
     QVERIFY2(text.find("Lead:") != std::string::npos && text.find("a.log:3  ERROR frobnicator") != std::string::npos,
              text.c_str());
-    QVERIFY(engine::reportMarkdown(*outcome.result).find("| Lead | a.log:3") != std::string::npos);
+    // Markdown: the location as text (escaped), the log line quoted as code.
+    const std::string md = engine::reportMarkdown(*outcome.result);
+    QVERIFY2(md.find("| Lead | a.log\\:3 `ERROR frobnicator") != std::string::npos, md.c_str());
     QVERIFY(v.explanation.find("leads") != std::string::npos);
 }
 
