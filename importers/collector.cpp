@@ -88,6 +88,8 @@ Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, Anal
     , m_extractors(catalog.extractors())
     , m_metrics(catalog.metricRules(), NoTime, NoTime, 2'000'000)
 {
+    if (result.context.source == "workload.json" && result.context.nodes.size() == 1)
+        m_soleNode = result.context.nodes.front();
 }
 
 void Collector::readEntry(std::size_t index, const BundleEntry& entry, const ReadFn& raw, const ErrorSink& error,
@@ -163,7 +165,10 @@ bool Collector::onRecord(Record& r, FileState& fs)
         fs.lastHost = r.host;
         fs.lastNode = shortHost(r.host);
     }
-    const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint : fs.lastNode;
+    // The node: from the file's path, else from the line itself, else the job's only node (workload.json).
+    const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint
+        : !fs.lastNode.empty()                            ? fs.lastNode
+                                                          : m_soleNode;
     if (!node.empty() && (m_fileNodes[fs.index].size() < 4096))
         m_fileNodes[fs.index].insert(node);
     if (r.isMetric) {

@@ -88,6 +88,7 @@ private:
     /// Per file and node: smallest and largest boot-relative time seen (to fix coverage spans on conversion).
     std::map<std::size_t, std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>>> m_relativeSpans;
     LeadCollector m_leads;
+    std::string m_soleNode;  ///< the job's only node when workload.json names exactly one
     std::string m_contextSource;
     /// Scheduler records that name the job, per file; the first file's are used when workload.json is absent.
     std::map<std::size_t, std::map<std::string, std::string>> m_contexts;

@@ -132,9 +132,29 @@ bool stripPod(std::string_view& s)
     return true;
 }
 
+/// MPICH / Intel MPI Hydra: `[proxy:0:1@host] ` or `[mpiexec@host] `.
+bool stripHydraHost(std::string_view& s, std::string_view& host)
+{
+    const std::size_t close = s.find("] ");
+    const std::size_t atSign = s.find('@');
+    if (!at(s, 0, '[') || close == std::string_view::npos || close > 300 || atSign > close)
+        return false;
+    const std::string_view who = s.substr(1, atSign - 1);
+    if (!startsWith(who, "proxy:") && who != "mpiexec")
+        return false;
+    const std::string_view name = s.substr(atSign + 1, close - atSign - 1);
+    if (!isHostName(name))
+        return false;
+    host = name;
+    s = skipSpaces(s.substr(close + 2));
+    return true;
+}
+
 /// Open MPI `[host:pid] ` (error messages and signal reports name the host that way).
 bool stripMpiHost(std::string_view& s, std::string_view& host)
 {
+    if (stripHydraHost(s, host))
+        return true;
     if (!at(s, 0, '['))
         return false;
     const std::size_t colon = s.find(':');
@@ -381,6 +401,15 @@ bool hostNamedBySrun(std::string_view s, std::string_view& host)
     constexpr std::string_view lead = "srun: error: ";
     if (!startsWith(s, lead))
         return false;
+    constexpr std::string_view nodeFailure = "srun: error: Node failure on ";
+    if (startsWith(s, nodeFailure)) {
+        const std::string_view rest = s.substr(nodeFailure.size());
+        const std::string_view name = rest.substr(0, rest.find_first_of(" ,;"));
+        if (!isHostName(name))
+            return false;
+        host = name;
+        return true;
+    }
     const std::size_t colon = s.find(": ", lead.size());
     if (colon == std::string_view::npos || !startsWith(s.substr(colon + 2), "task"))
         return false;

@@ -56,7 +56,8 @@ bool hasAppMarker(std::string_view line);
 /// `kernel: ` or `host kernel: ` at the start of `s` (a kernel line without a syslog stamp): strips it, names the host.
 bool stripKernelTag(std::string_view& s, std::string_view& host);
 
-/// The node a line names for itself in a message the scheduler writes: `srun: error: NODE: task 3: ...`.
+/// The node a line names for itself in a message the scheduler writes: `srun: error: NODE: task 3: ...`,
+/// `srun: error: Node failure on NODE`.
 bool hostNamedBySrun(std::string_view s, std::string_view& host);
 
 /// `slurmstepd: ` or `slurmstepd-<host>: ` at the start of `s`: strips it and names the host.

@@ -83,6 +83,7 @@ private slots:
     void hugeFirstLineDoesNotHideFile();
     void excerptWithoutNodesFolder();
     void metadataIsNeitherEvidenceNorSkipped();
+    void singleNodeJobNamesTheNode();
 };
 
 void TestPlainText::sniffing_data()
@@ -182,7 +183,11 @@ void TestPlainText::nodeNamedByLine()
           "*** Process received signal ***"},
          {"10.1.2.3:11:12 [0] NCCL INFO ok", NoTime, TimeSource::None, "10.1.2.3", "10.1.2.3:11:12 [0] NCCL INFO ok",
           -1, 0},
-         {"srun: error: Unable to create step", NoTime, TimeSource::None, "", "srun: error: Unable to create step"}});
+         {"srun: error: Unable to create step", NoTime, TimeSource::None, "", "srun: error: Unable to create step"},
+         {"srun: error: Node failure on gpu-n13", NoTime, TimeSource::None, "gpu-n13",
+          "srun: error: Node failure on gpu-n13"},
+         {"[proxy:0:1@gpu-n14] HYDU_sock_write: write error", NoTime, TimeSource::None, "gpu-n14",
+          "HYDU_sock_write: write error"}});
     QCOMPARE(shortHost("10.1.2.3"), std::string("10.1.2.3"));
     QCOMPARE(shortHost("GPU-N07.cluster.local"), std::string("gpu-n07"));
 }
@@ -283,6 +288,18 @@ void TestPlainText::metadataIsNeitherEvidenceNorSkipped()
     QVERIFY(outcome.result->symptoms.empty());
     for (const auto& c : outcome.result->coverage)
         QVERIFY(c.status != engine::CoverageStatus::Skipped);
+}
+
+void TestPlainText::singleNodeJobNamesTheNode()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "workload.json", "{\"id\": \"7\", \"nodes\": [\"gpu-n30\"]}\n");
+    tests::writeFile(root / "dmesg.txt", std::string(Xid79) + "\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n30"));
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)

@@ -62,12 +62,16 @@ private Q_SLOTS:
         auto outcome = importers::analyzeBundle(tests::samplePath("nvlink-xid149"), tests::sourceCatalog());
         QVERIFY(outcome.result);
         const auto& r = *outcome.result;
-        // coverage lists every file of the bundle
+        // coverage lists every file of the bundle; the sample's metadata (expected.json, LESSON.md) in no collector
         QCOMPARE(r.fileCoverage.size(), r.files.size());
         std::size_t listed = 0;
         for (const auto& c : r.coverage)
             listed += c.files.size();
-        QCOMPARE(listed, r.files.size());
+        std::size_t metadata = 0;
+        for (const auto& f : r.fileCoverage)
+            metadata += f.format == "metadata" && f.errors.empty() && f.status == engine::CoverageStatus::Ok;
+        QCOMPARE(metadata, std::size_t(2));
+        QCOMPARE(listed + metadata, r.files.size());
         // the PCI map was learned from NCCL init lines, not given
         QCOMPARE(r.context.pciToGpu.at("node-02").at("0000:61:00"), 3);
         // the decisive line is the Xid 149
