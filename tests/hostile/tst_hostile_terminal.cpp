@@ -120,6 +120,7 @@ private Q_SLOTS:
     {
         const fs::path corpus = m_root / "corpus";
         const fs::path bundle = corpus / "bad\xff\xfename";
+        fs::create_directories(corpus);
         fs::copy(tests::samplePath("nvlink-xid149"), bundle, fs::copy_options::recursive);
         fs::rename(bundle / "nodes" / "node-02", bundle / "nodes" / "node-\xff\xc3");
         tests::writeFile(bundle / "nodes" / "node-03" / "odd\xc0\xafname.log", "line \xff\xfe\n");
