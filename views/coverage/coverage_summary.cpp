@@ -3,6 +3,7 @@
 
 #include "views/presentation.h"
 
+#include <algorithm>
 #include <set>
 
 namespace attrib::views {
@@ -64,13 +65,23 @@ CoverageSummary CoverageSummary::build(const AnalysisResult& r)
         s.notRead << qs(f.path) + QStringLiteral(": ") +
                 (f.status == CoverageStatus::Partial ? QStringLiteral("partly read: ") : QString()) + reasonOf(f);
     }
+    // Collector-level problems (a node's kernel log missing, a partial collector) that no file entry names.
     for (const CollectorCoverage& c : r.coverage) {
-        if (c.status != CoverageStatus::Missing)
+        if (c.status == CoverageStatus::Ok || c.status == CoverageStatus::Skipped)
             continue;
-        raise(s.level, Level::Red);
-        s.notRead << QStringLiteral("%1 evidence missing: %2")
-                         .arg(QString::fromLatin1(toString(c.kind)),
-                              c.errors.empty() ? QStringLiteral("no file") : sanitizeLine(qs(c.errors.front())));
+        raise(s.level, c.status == CoverageStatus::Partial ? Level::Amber : Level::Red);
+        const QString kind = QString::fromLatin1(toString(c.kind));
+        if (c.errors.empty())
+            s.notRead << QStringLiteral("%1 evidence %2").arg(kind, QString::fromLatin1(toString(c.status)));
+        for (const std::string& e : c.errors) {
+            const QString line = kind + QStringLiteral(" (") + QString::fromLatin1(toString(c.status)) +
+                QStringLiteral("): ") + sanitizeLine(qs(e));
+            const bool named = std::any_of(s.notRead.begin(), s.notRead.end(), [&](const QString& n) {
+                return line.endsWith(n.section(QStringLiteral(": "), 1));
+            });
+            if (!named)
+                s.notRead << line;
+        }
     }
     if (read == 0)
         raise(s.level, Level::Red);

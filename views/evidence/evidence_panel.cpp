@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -87,15 +88,16 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     connect(m_mergedMenu, &QMenu::aboutToShow, this, &EvidencePanel::rebuildMergedMenu);
     connect(m_culpritButton, &QToolButton::clicked, this, &EvidencePanel::showCulpritLog);
 
-    auto* tools = new QHBoxLayout;
-    tools->addWidget(m_fileCombo, 2);
-    tools->addWidget(m_mergedButton);
-    tools->addWidget(m_filter, 2);
-    tools->addWidget(m_goto);
-    tools->addWidget(m_openInFile);
-    tools->addWidget(m_culpritButton);
-    tools->addWidget(m_bookmarksButton);
-    tools->addWidget(m_status, 1);
+    // A tool bar, not a row of widgets: in a narrow pane the last tools move into its overflow menu instead of
+    // widening the window.
+    auto* tools = new QToolBar(this);
+    tools->setObjectName(QStringLiteral("evidenceTools"));
+    m_fileCombo->setMinimumContentsLength(18);
+    m_filter->setMinimumWidth(100);
+    m_filter->setMaximumWidth(260);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_fileCombo, m_mergedButton, m_filter, m_goto, m_openInFile,
+                                                      m_culpritButton, m_bookmarksButton, m_status})
+        tools->addWidget(w);
     auto* header = new QHBoxLayout;
     header->addWidget(m_chip);
     header->addWidget(m_title, 1);
@@ -104,7 +106,7 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
     layout->setSpacing(4);
     layout->addLayout(header);
     layout->addWidget(m_detail);
-    layout->addLayout(tools);
+    layout->addWidget(tools);
     layout->addWidget(m_find);
     layout->addWidget(m_view, 1);
     layout->addWidget(buildLegend());
@@ -379,7 +381,7 @@ void EvidencePanel::onSelectionChanged(const Selection& selection)
     case Selection::Focus::Observation:
         if (selection.observation >= 0) {
             const auto& src = m_analysis->r().observations[selection.observation].source;
-            showFile(static_cast<int>(src.file), static_cast<qint64>(src.line) - 1);
+            showFile(static_cast<int>(src.file), causeLine(selection.observation));
         } else {
             describeSelection(selection);
         }

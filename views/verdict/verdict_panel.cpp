@@ -7,6 +7,7 @@
 #include "views/presentation.h"
 
 #include <QBoxLayout>
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFrame>
 #include <QGridLayout>
@@ -36,6 +37,37 @@ QLabel* heading(const QString& s, QWidget* parent)
     label->setStyleSheet(QStringLiteral("color: #5f6368; font-weight: bold; margin-top: 8px"));
     return label;
 }
+
+/// Gives the scroll area's content the height its wrapped labels need at the viewport's width (QScrollArea sizes it
+/// from the minimum size hint, which squeezes wrapped text to one line).
+void fitToWidth(QScrollArea* area)
+{
+    QWidget* content = area->widget();
+    if (!content || !content->layout() || !content->layout()->hasHeightForWidth())
+        return;
+    content->setMinimumHeight(content->layout()->totalHeightForWidth(area->viewport()->width()));
+}
+
+class FitOnResize : public QObject {
+public:
+    explicit FitOnResize(QScrollArea* area)
+        : QObject(area)
+        , m_area(area)
+    {
+        area->viewport()->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize)
+            fitToWidth(m_area);
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    QScrollArea* m_area;
+};
 
 /// The verdict's badges side by side, or one under the other when the pane is too narrow for both.
 class BadgeRow : public QWidget {
@@ -102,6 +134,7 @@ VerdictPanel::VerdictPanel(SelectionModel* selection, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_scroll);
+    new FitOnResize(m_scroll);
     connect(m_selection, &SelectionModel::analysisChanged, this, &VerdictPanel::onAnalysisChanged);
     showMessage(QStringLiteral("No bundle open"),
                 QStringLiteral("Open an evidence bundle with File \u203a Open folder or Open archive, pick one from "
@@ -132,6 +165,7 @@ void VerdictPanel::showMessage(const QString& title, const QString& body, bool e
         message->setStyleSheet(QStringLiteral("background: #fdecea; border: 1px solid #e57373; padding: 6px"));
     layout->addWidget(message);
     layout->addStretch(1);
+    fitToWidth(m_scroll);
 }
 
 void VerdictPanel::onAnalysisChanged(const AnalysisPtr& analysis)
@@ -158,6 +192,7 @@ void VerdictPanel::rebuild()
     addAffectedNodes(layout);
     addFooter(layout);
     layout->addStretch(1);
+    fitToWidth(m_scroll);
 }
 
 void VerdictPanel::addBadges(QVBoxLayout* layout)
@@ -302,7 +337,7 @@ void VerdictPanel::addCoverage(QVBoxLayout* layout)
                                             "cause\n")) +
                            summary.text(4),
                        this);
-    box->setObjectName(QStringLiteral("coverageSummary"));
+    box->setObjectName(ok ? QStringLiteral("coverageSummary") : QStringLiteral("coverageWarning"));
     box->setToolTip(glossary(Term::Coverage));
     const QString border =
         summary.level == CoverageSummary::Level::Red ? QStringLiteral("#c62828") : QStringLiteral("#ef8f00");
