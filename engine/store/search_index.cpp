@@ -68,7 +68,7 @@ void createSchema(SqliteDb& db, Tokenizer tokenizer, const std::string& bundleHa
             " bytes INTEGER NOT NULL, error TEXT);"
             "CREATE TABLE checkpoints (file INTEGER NOT NULL, line INTEGER NOT NULL, offset INTEGER NOT NULL,"
             " PRIMARY KEY (file, line)) WITHOUT ROWID;"
-            "CREATE VIRTUAL TABLE lines USING fts5(text, content='', columnsize=0, tokenize='" +
+            "CREATE VIRTUAL TABLE fts_lines USING fts5(text, content='', columnsize=0, tokenize='" +
             std::string(toString(tokenizer)) + "')");
     Statement meta(db, "INSERT INTO index_meta (key, value) VALUES (?1, ?2)");
     for (const auto& [k, v] : {std::pair<std::string, std::string>{"application", IndexApplication},
@@ -83,7 +83,7 @@ void createSchema(SqliteDb& db, Tokenizer tokenizer, const std::string& bundleHa
 bool fillIndex(SqliteDb& db, const LineSource& source, engine::ProgressSink* progress, const engine::CancelFlag* cancel,
                IndexStats& stats)
 {
-    Statement insert(db, "INSERT INTO lines (rowid, text) VALUES (?1, ?2)");
+    Statement insert(db, "INSERT INTO fts_lines (rowid, text) VALUES (?1, ?2)");
     Statement checkpoint(db, "INSERT INTO checkpoints (file, line, offset) VALUES (?1, ?2, ?3)");
     Statement file(db, "INSERT INTO files (file, path, node, lines, bytes, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     db.exec("BEGIN");
@@ -168,7 +168,7 @@ std::unique_ptr<SearchIndex> SearchIndex::openOrBuild(const std::string& path, c
             removeIndexFiles(partial);
             return nullptr;
         }
-        db.exec("INSERT INTO lines (lines) VALUES ('optimize')");
+        db.exec("INSERT INTO fts_lines (fts_lines) VALUES ('optimize')");
         stats.buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         Statement meta(db, "INSERT OR REPLACE INTO index_meta (key, value) VALUES (?1, ?2)");
         meta.bind(1, std::string_view("lines")).bind(2, std::to_string(stats.lines)).run();
