@@ -194,15 +194,23 @@ std::vector<SearchHit> SearchIndex::search(std::string_view text, std::size_t li
     for (char c : text)
         phrase += c == '"' ? std::string("\"\"") : std::string(1, c);
     phrase += '"';
-    Statement s(*m_db,
-                "SELECT l.rowid, f.path, f.node FROM lines l JOIN files f ON f.file = (l.rowid >> 32) "
-                "WHERE lines MATCH ?1 ORDER BY l.rowid LIMIT ?2");
+    if (m_files.empty()) {
+        Statement f(*m_db, "SELECT file, path, node FROM files ORDER BY file");
+        while (f.step())
+            m_files[static_cast<std::size_t>(f.integer(0))] = {f.text(1), f.text(2)};
+    }
+    Statement s(*m_db, "SELECT rowid FROM fts_lines WHERE fts_lines MATCH ?1 ORDER BY rowid LIMIT ?2");
     s.bind(1, phrase).bind(2, static_cast<std::int64_t>(limit));
     std::vector<SearchHit> hits;
     while (s.step()) {
         const auto rowid = static_cast<std::uint64_t>(s.integer(0));
-        SearchHit hit{static_cast<std::size_t>(rowid >> 32), s.text(1), s.text(2), rowid & 0xffffffffULL, {}};
-        hits.push_back(std::move(hit));
+        const auto file = static_cast<std::size_t>(rowid >> 32);
+        const auto it = m_files.find(file);
+        hits.push_back({file,
+                        it == m_files.end() ? std::string() : it->second.first,
+                        it == m_files.end() ? std::string() : it->second.second,
+                        rowid & 0xffffffffULL,
+                        {}});
     }
     for (auto& hit : hits) {
         std::string error;
