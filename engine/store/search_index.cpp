@@ -68,7 +68,7 @@ void createSchema(SqliteDb& db, Tokenizer tokenizer, const std::string& bundleHa
             " bytes INTEGER NOT NULL, error TEXT);"
             "CREATE TABLE checkpoints (file INTEGER NOT NULL, line INTEGER NOT NULL, offset INTEGER NOT NULL,"
             " PRIMARY KEY (file, line)) WITHOUT ROWID;"
-            "CREATE VIRTUAL TABLE lines USING fts5(text, content='', columnsize=0, tokenize='" +
+            "CREATE VIRTUAL TABLE fts_lines USING fts5(text, content='', columnsize=0, tokenize='" +
             std::string(toString(tokenizer)) + "')");
     Statement meta(db, "INSERT INTO index_meta (key, value) VALUES (?1, ?2)");
     for (const auto& [k, v] : {std::pair<std::string, std::string>{"application", IndexApplication},
@@ -83,7 +83,7 @@ void createSchema(SqliteDb& db, Tokenizer tokenizer, const std::string& bundleHa
 bool fillIndex(SqliteDb& db, const LineSource& source, engine::ProgressSink* progress, const engine::CancelFlag* cancel,
                IndexStats& stats)
 {
-    Statement insert(db, "INSERT INTO lines (rowid, text) VALUES (?1, ?2)");
+    Statement insert(db, "INSERT INTO fts_lines (rowid, text) VALUES (?1, ?2)");
     Statement checkpoint(db, "INSERT INTO checkpoints (file, line, offset) VALUES (?1, ?2, ?3)");
     Statement file(db, "INSERT INTO files (file, path, node, lines, bytes, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     db.exec("BEGIN");
@@ -168,7 +168,7 @@ std::unique_ptr<SearchIndex> SearchIndex::openOrBuild(const std::string& path, c
             removeIndexFiles(partial);
             return nullptr;
         }
-        db.exec("INSERT INTO lines (lines) VALUES ('optimize')");
+        db.exec("INSERT INTO fts_lines (fts_lines) VALUES ('optimize')");
         stats.buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
         Statement meta(db, "INSERT OR REPLACE INTO index_meta (key, value) VALUES (?1, ?2)");
         meta.bind(1, std::string_view("lines")).bind(2, std::to_string(stats.lines)).run();
@@ -194,15 +194,23 @@ std::vector<SearchHit> SearchIndex::search(std::string_view text, std::size_t li
     for (char c : text)
         phrase += c == '"' ? std::string("\"\"") : std::string(1, c);
     phrase += '"';
-    Statement s(*m_db,
-                "SELECT l.rowid, f.path, f.node FROM lines l JOIN files f ON f.file = (l.rowid >> 32) "
-                "WHERE lines MATCH ?1 ORDER BY l.rowid LIMIT ?2");
+    if (m_files.empty()) {
+        Statement f(*m_db, "SELECT file, path, node FROM files ORDER BY file");
+        while (f.step())
+            m_files[static_cast<std::size_t>(f.integer(0))] = {f.text(1), f.text(2)};
+    }
+    Statement s(*m_db, "SELECT rowid FROM fts_lines WHERE fts_lines MATCH ?1 ORDER BY rowid LIMIT ?2");
     s.bind(1, phrase).bind(2, static_cast<std::int64_t>(limit));
     std::vector<SearchHit> hits;
     while (s.step()) {
         const auto rowid = static_cast<std::uint64_t>(s.integer(0));
-        SearchHit hit{static_cast<std::size_t>(rowid >> 32), s.text(1), s.text(2), rowid & 0xffffffffULL, {}};
-        hits.push_back(std::move(hit));
+        const auto file = static_cast<std::size_t>(rowid >> 32);
+        const auto it = m_files.find(file);
+        hits.push_back({file,
+                        it == m_files.end() ? std::string() : it->second.first,
+                        it == m_files.end() ? std::string() : it->second.second,
+                        rowid & 0xffffffffULL,
+                        {}});
     }
     for (auto& hit : hits) {
         std::string error;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -86,6 +87,7 @@ private:
     LineSource m_source;
     Tokenizer m_tokenizer;
     IndexStats m_stats;
+    std::map<std::size_t, std::pair<std::string, std::string>> m_files;  ///< file -> (path, node)
 };
 
 }  // namespace attrib::store

@@ -92,7 +92,8 @@ QString h(const QString& s)
 
 QString escapeMarkdown(const QString& text)
 {
-    static const QString special = QStringLiteral("\\`*_{}[]()<>#+-.!|~&");
+    // Inline text only (never at a line start): the characters that can open markup in the middle of a line.
+    static const QString special = QStringLiteral("\\`*_[]<>|~&");
     QString out;
     out.reserve(text.size() * 2);
     for (const QChar c : text) {
