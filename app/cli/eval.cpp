@@ -164,7 +164,8 @@ engine::CaseScore evaluateBundle(const fs::path& bundle, const nlohmann::json& e
     const auto outcome = importers::analyzeBundle(bundle.string(), catalog);
     if (!outcome.result)
         return engine::scoreCase(name, expected, nullptr, outcome.error, {});
-    const auto verdict = engine::verdictToJson(*outcome.result);
+    // Round trip through the JSON output: invalid UTF-8 in names becomes U+FFFD, as in `analyze --json`.
+    const auto verdict = nlohmann::ordered_json::parse(engine::dumpJson(engine::verdictToJson(*outcome.result)));
     engine::CaseFacts facts;
     facts.skippedTextFiles = skippedTextFiles(*outcome.result, bundle);
     return engine::scoreCase(name, expected, &verdict, {}, facts);

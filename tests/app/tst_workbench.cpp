@@ -139,7 +139,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_window->reportActions()->copyVerdictMarkdown());
         const QString markdown = QGuiApplication::clipboard()->text();
-        QVERIFY2(markdown.contains(QStringLiteral("hardware_failure")), qPrintable(markdown.left(400)));
+        QVERIFY2(markdown.contains(QStringLiteral("hardware\\_failure")), qPrintable(markdown.left(400)));  // escaped
         QVERIFY(markdown.contains(QStringLiteral("node-02")));
         const QString png = m_dir.filePath(QStringLiteral("t.png"));
         const QString svg = m_dir.filePath(QStringLiteral("t.svg"));

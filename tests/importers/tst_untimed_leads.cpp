@@ -102,7 +102,7 @@ void TestUntimedLeads::unknownVerdictListsLeads()
              text.c_str());
     // Markdown: the location as text (escaped), the log line quoted as code.
     const std::string md = engine::reportMarkdown(*outcome.result);
-    QVERIFY2(md.find("| Lead | a.log\\:3 `ERROR frobnicator") != std::string::npos, md.c_str());
+    QVERIFY2(md.find("| Lead | a.log\\:3 ` ERROR frobnicator") != std::string::npos, md.c_str());
     QVERIFY(v.explanation.find("leads") != std::string::npos);
 }
 

@@ -32,7 +32,8 @@ std::string mismatch(const engine::AnalysisResult& r, const engine::TraceStep& s
             return "names observation " + std::to_string(obs) + " which does not exist";
     if (step.phase == "extract" && e.rule != step.rule)
         return "extract step of " + step.rule + " names an event of " + e.rule;
-    if (step.phase == "early" && !step.node.empty() && e.node != step.node)
+    // A resolve step is about the peer node and names the reports other nodes made of it.
+    if (step.phase == "early" && step.action != "resolve" && !step.node.empty() && e.node != step.node)
         return "step on " + step.node + " names an event on " + e.node;
     if (step.phase == "early" && step.action == "decode") {
         const auto xid = e.attrs.find("xid");

@@ -152,6 +152,7 @@ private Q_SLOTS:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setTimelineData(timeline);
+        view.plot()->resetView();  // the whole range (the view opens on the failure window): every mark in view
         view.plot()->replot(QCustomPlot::rpImmediateRefresh);
         const FrameStats& frame = view.plot()->lanes()->lastFrame();
         qInfo("first replot %lld ms: %zu lanes, %zu marks visited, %zu columns",
