@@ -2,6 +2,8 @@
 // attrib eval's output.
 #include "app/cli/eval_report.h"
 
+#include "engine/safe_text.h"
+
 #include <iomanip>
 #include <sstream>
 
@@ -36,11 +38,13 @@ void printCases(std::ostream& out, const std::vector<engine::CaseScore>& scores,
         << "got"
         << "result\n";
     for (const auto& s : scores) {
-        out << std::setw(52) << (s.name + (s.truth.heldout ? " [h]" : "")) << std::setw(52) << truthText(s)
-            << std::setw(52) << (s.gotTerminal + "/" + s.gotSubDomain + "/" + s.gotNode) << resultText(s) << "\n";
+        // Case names, truths and verdicts come from the corpus and the evidence: shown terminal-safe.
+        out << std::setw(52) << engine::terminalSafe(s.name + (s.truth.heldout ? " [h]" : "")) << std::setw(52)
+            << engine::terminalSafe(truthText(s)) << std::setw(52)
+            << engine::terminalSafe(s.gotTerminal + "/" + s.gotSubDomain + "/" + s.gotNode) << resultText(s) << "\n";
         if (verbose || !s.passed())
             for (const auto& f : s.failures)
-                out << "    " << f << "\n";
+                out << "    " << engine::terminalSafe(f) << "\n";
         if (s.skippedTextFiles > 0)
             out << "    " << s.skippedTextFiles << " readable text file(s) reported skipped\n";
     }
