@@ -38,7 +38,7 @@ private Q_SLOTS:
         QVERIFY(ready.wait(60000));
         QVERIFY(panel.searchBox()->isEnabled());
         QCOMPARE(panel.search(QStringLiteral("needle-7f3a")), 1);
-        const int hits = panel.search(QStringLiteral("INFO Channel 5/32"));
+        const int hits = panel.search(QStringLiteral("INFO Channel 9/32"));
         QVERIFY(hits > 4);
         QCOMPARE(panel.results()->topLevelItemCount(), 4);  // one group per node
         QTreeWidgetItem* node = panel.results()->topLevelItem(0);
@@ -58,8 +58,8 @@ private Q_SLOTS:
         if (const QByteArray dir = qgetenv("ATTRIB_SCREENSHOT_DIR"); !dir.isEmpty()) {
             panel.search(QStringLiteral("Xid (PCI:0018"));
             panel.searchBox()->setText(QStringLiteral("Xid (PCI:0018"));
-            panel.search(QStringLiteral("NCCL INFO Channel 5/32"));
-            panel.searchBox()->setText(QStringLiteral("NCCL INFO Channel 5/32"));
+            panel.search(QStringLiteral("NCCL INFO Channel 9/32"));
+            panel.searchBox()->setText(QStringLiteral("NCCL INFO Channel 9/32"));
             panel.show();
             QVERIFY(QTest::qWaitForWindowExposed(&panel));
             panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/search-result.png"));
