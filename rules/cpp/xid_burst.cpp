@@ -409,18 +409,23 @@ std::vector<Event> HandleXidBurstEvents::run(std::vector<Event> events, Executio
             burstsByNode[key.first].push_back(burst);
         }
     }
-    // Sympathetic Xids on a GPU without its own primary follow a primary on another GPU of the node.
+    // Sympathetic Xids on a GPU without its own primary follow a primary on another GPU of the node (the last
+    // one in burst order within the window). Only the primaries are scanned: a storm of sympathetic Xids stays
+    // linear.
     for (auto& [node, bursts] : burstsByNode) {
+        std::vector<const Event*> primaries;
+        for (const auto& burst : bursts)
+            for (const Event* p : burst)
+                if (!p->sympathetic && p->time != NoTime)
+                    primaries.push_back(p);
         for (auto& burst : bursts) {
             for (Event* e : burst) {
-                if (!e->sympathetic || e->attrs.count("follows"))
+                if (!e->sympathetic || e->time == NoTime || e->attrs.count("follows"))
                     continue;
-                for (auto& other : bursts) {
-                    for (Event* p : other) {
-                        if (p->sympathetic || p->time == NoTime || e->time == NoTime ||
-                            std::llabs(e->time - p->time) > m_window)
-                            continue;
-                        e->attrs["follows"] = symptomIdFor(p->symptom, p->node, p->gpu);
+                for (auto p = primaries.rbegin(); p != primaries.rend(); ++p) {
+                    if (std::llabs(e->time - (*p)->time) <= m_window) {
+                        e->attrs["follows"] = symptomIdFor((*p)->symptom, (*p)->node, (*p)->gpu);
+                        break;
                     }
                 }
             }
