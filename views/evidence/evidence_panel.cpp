@@ -165,34 +165,25 @@ EvidencePanel::EvidencePanel(SelectionModel* selection, QWidget* parent)
 
 QWidget* EvidencePanel::buildLegend()
 {
-    auto* legend = new QWidget(this);
-    auto* row = new QHBoxLayout(legend);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->setSpacing(4);
+    // One word-wrapped label: in a narrow pane the legend takes a second line instead of widening the window.
+    // Non-breaking spaces keep each swatch with its name.
+    QString html;
+    const auto item = [&html](const QString& swatchCss, const QString& name) {
+        html += QStringLiteral("<span style=\"%1\">&nbsp;&nbsp;&nbsp;</span>&nbsp;%2&nbsp;&nbsp; ")
+                    .arg(swatchCss, name.toHtmlEscaped());
+    };
     for (EvidenceRole role : {EvidenceRole::RootCause, EvidenceRole::Active, EvidenceRole::Interesting,
-                              EvidenceRole::Demoted, EvidenceRole::Context}) {
-        auto* swatch = new QLabel(legend);
-        swatch->setFixedSize(10, 10);
-        swatch->setStyleSheet(QStringLiteral("background: %1").arg(roleColor(role).name()));
-        row->addWidget(swatch);
-        auto* text = plainLabel(legend);
-        text->setText(roleName(role));
-        row->addWidget(text);
-        row->addSpacing(8);
-    }
-    auto* match = plainLabel(legend);
-    match->setText(QStringLiteral(" matched by a rule "));
-    match->setStyleSheet(QStringLiteral("background: #fff0a8"));
-    row->addWidget(match);
-    row->addSpacing(8);
-    auto* underline = new QLabel(legend);
-    underline->setFixedSize(16, 3);
-    underline->setStyleSheet(QStringLiteral("background: #e08a00"));
-    row->addWidget(underline, 0, Qt::AlignVCenter);
-    auto* capture = plainLabel(legend);
-    capture->setText(QStringLiteral("captured field"));
-    row->addWidget(capture);
-    row->addStretch(1);
+                              EvidenceRole::Demoted, EvidenceRole::Context})
+        item(QStringLiteral("background-color: %1").arg(roleColor(role).name()), roleName(role));
+    html +=
+        QStringLiteral("<span style=\"background-color: #fff0a8\">&nbsp;matched&nbsp;by&nbsp;a&nbsp;rule&nbsp;</span>"
+                       "&nbsp;&nbsp; <span style=\"color: #e08a00\"><b>&#9472;&#9472;</b></span>"
+                       "&nbsp;captured&nbsp;field");
+    auto* legend = new QLabel(this);
+    legend->setObjectName(QStringLiteral("evidenceLegend"));
+    legend->setTextFormat(Qt::RichText);
+    legend->setWordWrap(true);
+    legend->setText(html);
     return legend;
 }
 
