@@ -15,6 +15,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -118,15 +119,30 @@ private Q_SLOTS:
     void layoutComesBackAfterResize()
     {
         m_window->resize(1600, 1000);
-        QTest::qWait(50);
         QDockWidget* verdict = m_window->docks().front();
-        const double share = double(verdict->width()) / m_window->width();
+        const double share = double(settledWidth(verdict)) / m_window->width();
         m_window->resize(1024, 700);
-        QTest::qWait(50);
+        settledWidth(verdict);
         m_window->resize(1600, 1000);
-        QTest::qWait(50);
-        const double after = double(verdict->width()) / m_window->width();
+        const double after = double(settledWidth(verdict)) / m_window->width();
         QVERIFY2(std::abs(after - share) < 0.04, qPrintable(QStringLiteral("%1 -> %2").arg(share).arg(after)));
+    }
+
+    /// The dock proportions arrive through queued events: wait until the width holds still (a loaded machine
+    /// takes longer than any fixed wait).
+    static int settledWidth(const QWidget* widget)
+    {
+        int last = -1;
+        int stable = 0;
+        QElapsedTimer clock;
+        clock.start();
+        while (stable < 5 && clock.elapsed() < 5000) {
+            QTest::qWait(20);
+            const int now = widget->width();
+            stable = now == last ? stable + 1 : 0;
+            last = now;
+        }
+        return last;
     }
 
     void escLeavesAFieldBeforeCancelling()
