@@ -5,6 +5,7 @@
 // (bundle missing or not a bundle, analysis failed, PNG not writable, no verdict before the timeout).
 #include "app/bench/rule_bench.h"
 #include "app/gui/bundle_controller.h"
+#include "app/gui/cases_controller.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/main_window.h"
 #include "app/gui/settings.h"
@@ -173,6 +174,8 @@ int main(int argc, char** argv)
     app::MainWindow window(&settings, workspace.dir, !screenshot);
     if (!screenshot)
         window.ruleBench()->setWorkspace(workspace);
+    else  // and a throw-away case store: a documentation shot is not a case of the user's
+        window.casesController()->setStorePath(scratch.filePath(QStringLiteral("cases.sqlite")));
     QObject::connect(window.bundleController(), &app::BundleController::verdictShown, &window,
                      [&launch, screenshot](qint64 analysisMs) {
                          if (screenshot)
