@@ -70,6 +70,7 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     statusBar()->addPermanentWidget(m_progress);
     buildMenus();
     m_cases = new CasesController(m_bundles, m_evidence, this);
+    m_cases->setTimelineRenderer([this] { return m_timeline->image(1400, 420); });
     m_cases->install(this, m_evidenceDock);
     connect(m_cases, &CasesController::statusMessage, statusBar(),
             [this](const QString& m) { statusBar()->showMessage(m, 8000); });

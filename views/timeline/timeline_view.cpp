@@ -210,6 +210,13 @@ bool TimelineView::exportPng(const QString& fileName, int width, int height)
     return m_plot->savePng(fileName, width, height);
 }
 
+QImage TimelineView::image(int width, int height) const
+{
+    if (!m_plot->timelineData())
+        return {};
+    return m_plot->toPixmap(width, height).toImage();
+}
+
 bool TimelineView::exportSvg(const QString& fileName, int width, int height)
 {
     const int w = width > 0 ? width : m_plot->width();
