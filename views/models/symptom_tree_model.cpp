@@ -146,7 +146,16 @@ QVariant SymptomTreeModel::displayText(const Symptom& s, int column) const
     case FirstSeenColumn: return formatUtc(s.firstSeen, false);
     case CountColumn: return s.count;
     case RuleColumn: return qs(s.statusRule);
-    case ReasonColumn: return sanitizeLine(qs(s.statusReason));
+    case ReasonColumn: {
+        // An ambiguous verdict's demotions name the candidate that matched first; the other could explain them too.
+        const auto& candidates = m_analysis->r().verdict.candidates;
+        const bool byCandidate = candidates.size() > 1 && !m_analysis->r().verdict.rootCause &&
+            std::any_of(candidates.begin(), candidates.end(),
+                        [&](const engine::Candidate& c) { return c.symptomId == s.causedBy; });
+        const QString reason = sanitizeLine(qs(s.statusReason));
+        return byCandidate ? reason + QStringLiteral(" (ambiguous verdict: another candidate could explain it too)")
+                           : reason;
+    }
     }
     return {};
 }
