@@ -3,6 +3,7 @@
 // names the file and line, and opens the Rule problems panel; the shipped catalog shows no such box.
 #include "../common/guide_blocks.h"
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/bench/rule_bench.h"
 #include "app/gui/bundle_controller.h"
@@ -25,15 +26,12 @@ class TestCatalogWarning : public QObject {
 
     QTemporaryDir m_dir;
 
-    std::unique_ptr<MainWindow> analyse(Settings* settings, const QString& rules)
+    std::unique_ptr<Settings> m_settings;
+
+    std::unique_ptr<MainWindow> analyse(const QString& rules)
     {
-        auto window = std::make_unique<MainWindow>(settings, rules, false);
-        window->show();
-        if (!QTest::qWaitForWindowExposed(window.get()))
-            return nullptr;
-        QSignalSpy shown(window->bundleController(), &BundleController::verdictShown);
-        window->openBundle(QString::fromStdString(tests::samplePath("nvlink-xid149")));
-        if (!shown.wait(120000))
+        auto window = tests::showWorkbench(m_settings, m_dir, rules);
+        if (!window || !tests::openSampleAndWait(*window, "nvlink-xid149"))
             return nullptr;
         return window;
     }
@@ -49,8 +47,7 @@ private Q_SLOTS:
         text.replace(text.indexOf("\"event\""), 7, "\"event\" 12");
         QVERIFY(gpu.resize(0) && gpu.seek(0) && gpu.write(text) == text.size());
         gpu.close();
-        Settings settings(m_dir.filePath(QStringLiteral("broken.ini")));
-        auto window = analyse(&settings, QString::fromStdString(rules.string()));
+        auto window = analyse(QString::fromStdString(rules.string()));
         QVERIFY(window);
         auto* box = window->verdictPanel()->findChild<QLabel*>(QStringLiteral("catalogWarning"));
         QVERIFY(box);
@@ -65,8 +62,7 @@ private Q_SLOTS:
 
     void theShippedCatalogShowsNoWarning()
     {
-        Settings settings(m_dir.filePath(QStringLiteral("shipped.ini")));
-        auto window = analyse(&settings, QStringLiteral(ATTRIB_SOURCE_RULES_DIR));
+        auto window = analyse(QStringLiteral(ATTRIB_SOURCE_RULES_DIR));
         QVERIFY(window);
         QVERIFY(!window->verdictPanel()->findChild<QLabel*>(QStringLiteral("catalogWarning")));
     }
