@@ -39,6 +39,13 @@ std::string gpuText(int gpu)
     return gpu >= 0 ? " GPU " + std::to_string(gpu) : std::string();
 }
 
+/// " on NODE GPU n at TIME", with unknowns in words (an empty node or time would read "on  at ").
+std::string placeAndTime(const std::string& node, int gpu, TimeNs time)
+{
+    return " on " + (node.empty() ? std::string("an unknown node") : node) + gpuText(gpu) +
+        (time == NoTime ? std::string(", time unknown") : " at " + formatTime(time));
+}
+
 std::vector<Row> verdictRows(const AnalysisResult& r)
 {
     const Verdict& v = r.verdict;
@@ -46,15 +53,14 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
     rows.push_back({"Verdict", v.terminalState + " / " + v.subDomain});
     if (v.rootCause) {
         const RootCause& rc = *v.rootCause;
-        rows.push_back({"Root cause", rc.symptom + " on " + rc.node + gpuText(rc.gpu) + " at " + formatTime(rc.time)});
+        rows.push_back({"Root cause", rc.symptom + placeAndTime(rc.node, rc.gpu, rc.time)});
         rows.push_back({"Summary", rc.summary});
         if (const Observation* o = r.observation(rc.decisiveObservation))
             rows.push_back({"Evidence", evidenceLocation(r, o->id), o->text});
         rows.push_back({"Chosen by", rc.rule});
     }
     for (const auto& c : v.candidates)
-        rows.push_back({"Candidate",
-                        c.symptom + " on " + c.node + gpuText(c.gpu) + " at " + formatTime(c.time) + ": " + c.summary});
+        rows.push_back({"Candidate", c.symptom + placeAndTime(c.node, c.gpu, c.time) + ": " + c.summary});
     if (!v.candidates.empty())
         rows.push_back({"Would separate", v.candidates.front().separatedBy});
     rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});

@@ -50,8 +50,11 @@ QString describeEvent(const AnalysisData& analysis, int event)
     lines << qs(e.type) + QStringLiteral(" \u2014 ") + placeText(e.node, e.gpu, e.rank, e.link);
     const QString when = timeSourceGlossary(e.timeSource);
     const QString clock = clockNote(r, e.node);
-    lines << formatUtc(e.time) + QStringLiteral(" UTC  (") + timeSourceText(e.timeSource) +
-            (clock.isEmpty() ? QString() : QStringLiteral(", ") + clock) + QLatin1Char(')');
+    if (e.time == NoTime)  // no time: say so in words, not an empty stamp
+        lines << QStringLiteral("time unknown (the line carries no time the analysis could read)");
+    else
+        lines << formatUtc(e.time) + QStringLiteral(" UTC  (") + timeSourceText(e.timeSource) +
+                (clock.isEmpty() ? QString() : QStringLiteral(", ") + clock) + QLatin1Char(')');
     const int s = analysis.eventSymptom[event];
     if (s >= 0)
         lines << QStringLiteral("symptom ") + qs(r.symptoms[s].id) + QStringLiteral(" \u2014 ") +

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The terminal report keeps a flood of coverage errors short (issue 11): eight per collector, then how many more
-// and where to read them all; the JSON verdict carries every one.
+// and where to read them all; the JSON verdict carries every one. Unknown node and time are written as words.
 #include "engine/report.h"
 #include "engine/verdict_json.h"
 
@@ -27,6 +27,19 @@ private Q_SLOTS:
         QVERIFY2(text.find("! ... 4 more (--json lists every one)") != std::string::npos, text.c_str());
         const auto json = engine::verdictToJson(r);
         QCOMPARE(json["coverage"][0]["errors"].size(), std::size_t(12));
+    }
+
+    void unknownsAreWords()
+    {
+        engine::AnalysisResult r;
+        engine::RootCause rc;
+        rc.symptom = "app_exception";
+        r.verdict.rootCause = rc;
+        r.verdict.terminalState = "application_failure";
+        r.verdict.subDomain = "application";
+        const std::string text = engine::reportText(r);
+        QVERIFY2(text.find("app_exception on an unknown node, time unknown") != std::string::npos, text.c_str());
+        QVERIFY(text.find(" on  at ") == std::string::npos);
     }
 };
 
