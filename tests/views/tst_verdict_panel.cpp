@@ -81,6 +81,12 @@ private Q_SLOTS:
         QTest::mouseClick(second, Qt::LeftButton);
         QCOMPARE(selection.current().symptom,
                  selection.analysis()->symptomIndex("nccl_ib_completion_error@node-01/gpu3"));
+        // Advice already in the explanation is not repeated under the candidates.
+        auto again = std::make_shared<engine::AnalysisResult>(*result);
+        again->verdict.explanation = "Two candidates; the kernel log of node-01 would separate them.";
+        selection.setAnalysis(AnalysisData::build(again));
+        QVERIFY(panel.contentText().contains(QStringLiteral("the kernel log of node-01 would separate them")));
+        QVERIFY(!panel.contentText().contains(QStringLiteral("Would separate them")));
     }
 
     void messages()

@@ -313,8 +313,10 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
                      QStringLiteral("\n") + qs(c.summary),
                  this));
     }
-    if (!v.candidates.front().separatedBy.empty())
-        layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(v.candidates.front().separatedBy), this));
+    // The explanation at the top usually carries the advice already: say it once.
+    const std::string& separatedBy = v.candidates.front().separatedBy;
+    if (!separatedBy.empty() && v.explanation.find(separatedBy) == std::string::npos)
+        layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(separatedBy), this));
     if (v.candidates.size() > 1) {
         QPushButton* compare = link(QStringLiteral("Compare the candidates side by side\u2026"), this);
         compare->setObjectName(QStringLiteral("compareCandidates"));
