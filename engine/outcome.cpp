@@ -36,13 +36,25 @@ bool earlier(const Symptom* a, const Symptom* b)
     return std::tie(ta, a->id) < std::tie(tb, b->id);
 }
 
-/// The sentence a verdict gets when its root cause, or a symptom it explained, has no usable time.
-std::string untimedNote(const Symptom& root, const std::vector<Symptom>& symptoms)
+/// The sentence a verdict gets when the order of events could not be checked and that order mattered: the root
+/// cause has no usable time while it explains other symptoms, or a symptom it explains that could itself have been
+/// the root cause (priority at least the root's) has none. An untimed exit line explained by a timed hardware fault
+/// decided nothing: priority would have set it aside anyway.
+std::string untimedNote(const Catalog& catalog, const PriorityTable* table, const Symptom& root,
+                        const std::vector<Symptom>& symptoms)
 {
-    std::size_t untimed = absoluteTime(root) ? 0 : 1;
-    for (const auto& s : symptoms)
-        if (s.causedBy == root.id && s.status == SymptomStatus::Demoted && !absoluteTime(s))
+    const int rootPriority = effectivePriority(catalog, table, root);
+    std::size_t explained = 0;
+    std::size_t untimed = 0;
+    for (const auto& s : symptoms) {
+        if (s.causedBy != root.id || s.status != SymptomStatus::Demoted)
+            continue;
+        ++explained;
+        if (!absoluteTime(s) && effectivePriority(catalog, table, s) >= rootPriority)
             ++untimed;
+    }
+    if (!absoluteTime(root) && explained > 0)
+        ++untimed;
     if (untimed == 0)
         return {};
     return " The order of events could not be checked: " + std::to_string(untimed) + " of the symptoms involved " +
@@ -281,7 +293,7 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     if (clearLead) {
         fillRootCause(catalog, *perNode[0], events, rule, v);
         step.summary = "root cause " + perNode[0]->id + " -> " + v.terminalState + " / " + v.subDomain;
-        v.explanation = v.rootCause->summary + "." + untimedNote(*perNode[0], symptoms);
+        v.explanation = v.rootCause->summary + "." + untimedNote(catalog, table, *perNode[0], symptoms);
         if (!absoluteTime(*perNode[0]))
             step.details["order"] = "not checked: untimed symptoms count as co-occurring";
     } else {

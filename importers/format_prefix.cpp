@@ -455,6 +455,11 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
         return false;
     out.host = s.substr(0, hostEnd);
     out.rest = hostEnd == std::string_view::npos ? std::string_view() : skipSpaces(s.substr(hostEnd));
+    // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
+    if (out.host.size() > 1 && out.host.back() == ':') {
+        out.host = {};
+        out.rest = s;
+    }
     out.body = out.rest;
     out.tag = {};
     const std::size_t tagEnd = out.rest.find(':');
