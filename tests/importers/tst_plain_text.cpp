@@ -174,7 +174,11 @@ void TestPlainText::launcherPrefixes()
                 {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
                 {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
                 {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
-                {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9}});
+                {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9},
+                // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
+                {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
+                 makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",
+                 "host-e275-01:815:864 [0] NCCL WARN x", 12, 0}});
 }
 
 void TestPlainText::nodeNamedByLine()
