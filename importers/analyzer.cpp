@@ -34,21 +34,16 @@ constexpr std::size_t MaxWorkloadBytes = 16 << 20;
 /// Lists a folder or archive bundle; sets `error` when it is neither or is empty.
 std::vector<BundleEntry> listAny(const std::string& path, const ArchiveLimits& limits, std::string& error)
 {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        error = path + ": no such file or folder";
+    if (error = whyNotBundle(path); !error.empty())
         return {};
-    }
+    std::error_code ec;
     std::vector<BundleEntry> entries;
     if (fs::is_directory(path, ec)) {
         entries = listBundle(path, limits, error);
-    } else if (probeFile(path) == Container::Archive) {
+    } else {
         entries = listArchiveBundle(path, limits, error);
         if (!error.empty())  // not even one member could be listed
             return {};
-    } else {
-        error = path + ": not a bundle folder or archive (.tar, .tar.gz, .tgz, .zip)";
-        return {};
     }
     if (entries.empty() && error.empty())
         error = path + ": the bundle is empty";
@@ -320,6 +315,24 @@ AnalyzeOutcome analyzeBundleParallel(const std::string& path, const CatalogPtr& 
     correlateInto(*result, *catalog, collector.finish(result->fileCoverage), collector, options);
     outcome.result = std::move(result);
     return outcome;
+}
+
+std::string whyNotBundle(const std::string& path)
+{
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return path + ": no such file or folder";
+    if (fs::is_directory(path, ec))
+        return {};
+    switch (probeFile(path)) {
+    case Container::Archive: return {};
+    case Container::Compressed:
+        return path +
+            ": a compressed file with no tar or zip archive readable inside (a single log, or a damaged "
+            "archive): not a bundle";
+    case Container::Plain: break;
+    }
+    return path + ": not a bundle folder or archive (tar or zip, plain or compressed with gzip, bzip2, xz or zstd)";
 }
 
 }  // namespace attrib::importers

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/bundle_controller.h"
 
+#include "importers/analyzer.h"
+
 #include "app/gui/file_evidence_source.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/recent_bundles.h"
@@ -29,34 +31,15 @@ BundleController::BundleController(WorkbenchViews views, JobController* jobs, Re
     connect(m_jobs, &JobController::cancelled, this, &BundleController::onCancelled);
 }
 
-QStringList BundleController::archiveSuffixes()
-{
-    return {QStringLiteral(".tar"), QStringLiteral(".tar.gz"), QStringLiteral(".tgz"), QStringLiteral(".zip")};
-}
-
 bool BundleController::isBundlePath(const QString& path)
 {
-    const QFileInfo info(path);
-    if (info.isDir())
-        return true;
-    if (!info.isFile())
-        return false;
-    for (const QString& suffix : archiveSuffixes()) {
-        if (path.endsWith(suffix, Qt::CaseInsensitive))
-            return true;
-    }
-    return false;
+    return whyNotBundle(path).isEmpty();
 }
 
 QString BundleController::whyNotBundle(const QString& path)
 {
-    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
-    if (isBundlePath(absolute))
-        return {};
-    const QString why = QFileInfo::exists(absolute)
-        ? QStringLiteral("%1 is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive.")
-        : QStringLiteral("%1 does not exist.");
-    return why.arg(absolute);
+    return QString::fromStdString(
+        importers::whyNotBundle(QDir::cleanPath(QFileInfo(path).absoluteFilePath()).toStdString()));
 }
 
 bool BundleController::open(const QString& path)
@@ -115,13 +98,18 @@ void BundleController::onAnalysed(quint64, const views::AnalysisPtr& analysis, c
     m_analysis = analysis;
     replaceSource(analysis->r().files, catalog);
     m_views.selection->setAnalysis(analysis);
-    // Start where the engineer would: on the decisive line of the root cause.
-    if (analysis->rootCauseSymptom >= 0) {
-        const int decisive = analysis->primaryObservation(analysis->rootCauseSymptom);
+    // Start where the engineer would: on the decisive line of the root cause, or of the first candidate of an
+    // ambiguous verdict.
+    const auto& candidates = analysis->r().verdict.candidates;
+    const int start = analysis->rootCauseSymptom >= 0 ? analysis->rootCauseSymptom
+        : candidates.empty()                          ? -1
+                                                      : analysis->symptomIndex(candidates.front().symptomId);
+    if (start >= 0) {
+        const int decisive = analysis->primaryObservation(start);
         if (decisive >= 0)
             m_views.selection->selectObservation(decisive);
         else
-            m_views.selection->selectSymptom(analysis->rootCauseSymptom);
+            m_views.selection->selectSymptom(start);
     }
     const auto& v = analysis->r().verdict;
     Q_EMIT statusMessage(QStringLiteral("Verdict in %1 ms: %2 / %3")
