@@ -215,10 +215,22 @@ EvalSummary summarize(const std::vector<CaseScore>& scores, HeldoutFilter filter
     return sum;
 }
 
-double percent(int part, int whole)
+std::optional<double> percent(int part, int whole)
 {
-    return whole == 0 ? 100.0 : 100.0 * part / whole;
+    if (whole == 0)
+        return std::nullopt;
+    return 100.0 * part / whole;
 }
+
+namespace {
+
+nlohmann::ordered_json percentJson(int part, int whole)
+{
+    const auto p = percent(part, whole);
+    return p ? nlohmann::ordered_json(*p) : nlohmann::ordered_json(nullptr);
+}
+
+}  // namespace
 
 nlohmann::ordered_json summaryJson(const EvalSummary& s)
 {
@@ -227,12 +239,12 @@ nlohmann::ordered_json summaryJson(const EvalSummary& s)
     j["errors"] = s.errors;
     j["passed"] = s.passed;
     j["terminal_ok"] = s.terminalOk;
-    j["terminal_pct"] = percent(s.terminalOk, s.cases);
+    j["terminal_pct"] = percentJson(s.terminalOk, s.cases);
     j["sub_domain_ok"] = s.subDomainOk;
-    j["sub_domain_pct"] = percent(s.subDomainOk, s.cases);
+    j["sub_domain_pct"] = percentJson(s.subDomainOk, s.cases);
     j["culprit_node_scored"] = s.nodeScored;
     j["culprit_node_ok"] = s.nodeOk;
-    j["culprit_node_pct"] = percent(s.nodeOk, s.nodeScored);
+    j["culprit_node_pct"] = percentJson(s.nodeOk, s.nodeScored);
     j["no_symptom"] = s.noSymptom;
     j["skipped_text_files"] = s.skippedTextFiles;
     j["hard_failures"] = s.hardFailures;
@@ -284,10 +296,15 @@ std::vector<std::string> checkFloor(const nlohmann::ordered_json& figures, const
             const bool isMin = key.size() > 4 && key.compare(key.size() - 4, 4, "_min") == 0;
             const bool isMax = key.size() > 4 && key.compare(key.size() - 4, 4, "_max") == 0;
             const std::string figure = key.substr(0, key.size() >= 4 ? key.size() - 4 : 0);
-            if ((!isMin && !isMax) || !have.contains(figure) || !have[figure].is_number())
+            if ((!isMin && !isMax) || !have.contains(figure) || !(have[figure].is_number() || have[figure].is_null()))
                 throw std::runtime_error("unknown floor figure '" + scope + "." + key + "'");
             if (!bound.is_number())
                 throw std::runtime_error("floor figure '" + scope + "." + key + "' is not a number");
+            if (have[figure].is_null()) {  // a percentage of nothing scored cannot meet a bound
+                out.push_back(scope + "." + figure + " is n/a (nothing scored), floor " +
+                              (isMin ? "at least " : "at most ") + bound.dump());
+                continue;
+            }
             const double value = have[figure].get<double>();
             const double limit = bound.get<double>();
             if (isMin ? value < limit : value > limit)

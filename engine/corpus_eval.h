@@ -89,8 +89,8 @@ bool selectedBy(const CaseScore& score, HeldoutFilter filter);
 
 EvalSummary summarize(const std::vector<CaseScore>& scores, HeldoutFilter filter = HeldoutFilter::All);
 
-/// Percentage with a vacuous 100 when nothing was scored.
-double percent(int part, int whole);
+/// Percentage, or nullopt when nothing was scored (shown as n/a, null in JSON).
+std::optional<double> percent(int part, int whole);
 
 /// The figures a floor can name (see tests/real/README.md), plus per_domain and confusion.
 nlohmann::ordered_json summaryJson(const EvalSummary& summary);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RE2::Set classification per source kind, then named-capture extraction on hit lines only.
 #include "engine/extractor.h"
+#include "engine/host_name.h"
 #include "engine/number.h"
 
 #include <re2/re2.h>
@@ -164,12 +165,12 @@ Event makeEvent(const LineMatch& match, const Observation& obs)
     };
     e.node = obs.node;
     if (auto node = e.attrs.find("node"); node != e.attrs.end() && !node->second.empty()) {
-        e.node = node->second.substr(0, node->second.find('.'));
-        for (auto& c : e.node)
-            c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        e.node = shortHost(node->second);
     }
-    if (rule.jobWide)
+    if (rule.jobWide) {  // a job-wide fact (time limit, job cancel): no node, and none to be inferred later
         e.node.clear();
+        e.attrs["job_wide"] = "true";
+    }
     e.gpu = indexField(e, "gpu", obs.gpu);
     e.rank = indexField(e, "rank", obs.rank);
     e.link = take("link");

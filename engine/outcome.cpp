@@ -36,18 +36,54 @@ bool earlier(const Symptom* a, const Symptom* b)
     return std::tie(ta, a->id) < std::tie(tb, b->id);
 }
 
-/// The sentence a verdict gets when its root cause, or a symptom it explained, has no usable time.
-std::string untimedNote(const Symptom& root, const std::vector<Symptom>& symptoms)
+/// The sentence a verdict gets when the order of events could not be checked and that order mattered: the root
+/// cause has no usable time while it explains other symptoms, or a symptom it explains that could itself have been
+/// the root cause (priority at least the root's) has none. An untimed exit line explained by a timed hardware fault
+/// decided nothing: priority would have set it aside anyway.
+std::string untimedNote(const Catalog& catalog, const PriorityTable* table, const Symptom& root,
+                        const std::vector<Symptom>& symptoms)
 {
-    std::size_t untimed = absoluteTime(root) ? 0 : 1;
-    for (const auto& s : symptoms)
-        if (s.causedBy == root.id && s.status == SymptomStatus::Demoted && !absoluteTime(s))
+    const int rootPriority = effectivePriority(catalog, table, root);
+    std::size_t explained = 0;
+    std::size_t untimed = 0;
+    for (const auto& s : symptoms) {
+        if (s.causedBy != root.id || s.status != SymptomStatus::Demoted)
+            continue;
+        ++explained;
+        if (!absoluteTime(s) && effectivePriority(catalog, table, s) >= rootPriority)
             ++untimed;
+    }
+    if (!absoluteTime(root) && explained > 0)
+        ++untimed;
     if (untimed == 0)
         return {};
     return " The order of events could not be checked: " + std::to_string(untimed) + " of the symptoms involved " +
         (untimed == 1 ? "has" : "have") +
         " no usable timestamp, and untimed symptoms of one bundle are taken as co-occurring.";
+}
+
+/// A root cause whose own lines name no host (an excerpt, a redacted prefix) takes the node of what it explains
+/// when that is a single node: the task exit on gpu-1-0 after a container setup failure, the peer named by the
+/// completion errors after a port error. Not for symptoms that are job-wide by nature (a time limit, the same
+/// error on several nodes): their node is empty on purpose. Returns the explained symptom the node came from.
+std::string inferRootNode(Symptom& root, const std::vector<Symptom>& symptoms)
+{
+    if (!root.node.empty() || root.attrs.count("job_wide") || root.attrs.count("first_node"))
+        return {};
+    if (auto b = root.attrs.find("breadth"); b != root.attrs.end() && b->second != "1")
+        return {};
+    std::set<std::string> nodes;
+    std::string from;
+    for (const auto& s : symptoms) {
+        if (s.causedBy != root.id || s.status != SymptomStatus::Demoted || s.node.empty())
+            continue;
+        if (nodes.insert(s.node).second && from.empty())
+            from = s.id;
+    }
+    if (nodes.size() != 1)
+        return {};
+    root.node = *nodes.begin();
+    return from;
 }
 
 void demote(Symptom& s, const std::string& rule, const std::string& reason, const std::string& cause, TraceSink& trace)
@@ -279,9 +315,16 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     const bool clearLead = perNode.size() == 1 ||
         (absoluteTime(*perNode[0]) && absoluteTime(*perNode[1]) && perNode[1]->origin - perNode[0]->origin > tie);
     if (clearLead) {
-        fillRootCause(catalog, *perNode[0], events, rule, v);
-        step.summary = "root cause " + perNode[0]->id + " -> " + v.terminalState + " / " + v.subDomain;
-        v.explanation = v.rootCause->summary + "." + untimedNote(*perNode[0], symptoms);
+        Symptom root = *perNode[0];
+        const std::string nodeFrom = inferRootNode(root, symptoms);
+        fillRootCause(catalog, root, events, rule, v);
+        step.summary = "root cause " + root.id + " -> " + v.terminalState + " / " + v.subDomain;
+        v.explanation = v.rootCause->summary + "." + untimedNote(catalog, table, root, symptoms);
+        if (!nodeFrom.empty()) {
+            v.explanation += " Its own lines name no host; the node " + root.node + " is taken from " + nodeFrom +
+                ", which it explains.";
+            step.details["node_inferred_from"] = nodeFrom;
+        }
         if (!absoluteTime(*perNode[0]))
             step.details["order"] = "not checked: untimed symptoms count as co-occurring";
     } else {

@@ -5,6 +5,7 @@
 #include "importers/file_open.h"
 #include "importers/timestamps.h"
 
+#include "engine/host_name.h"
 #include "engine/json_util.h"
 #include "engine/number.h"
 #include "engine/pci.h"
@@ -20,16 +21,6 @@
 namespace fs = std::filesystem;
 
 namespace attrib::importers {
-
-std::string shortHost(std::string_view host)
-{
-    // An IPv4 address (NCCL prefixes and MPI messages may name hosts that way) is kept whole, not cut at a dot.
-    const bool address = !host.empty() && host.find_first_not_of("0123456789.") == std::string_view::npos;
-    std::string s(address ? host : host.substr(0, host.find('.')));
-    for (auto& c : s)
-        c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return s;
-}
 
 std::string nodeFromPath(std::string_view relativePath)
 {

@@ -2,6 +2,7 @@
 // Walking a bundle folder: the files in it (sorted), node hints from nodes/<host>/ folders, workload.json.
 #pragma once
 
+#include "engine/host_name.h"
 #include "engine/model.h"
 #include "engine/verdict.h"
 #include "importers/archive.h"
@@ -46,7 +47,7 @@ std::string nodeFromPath(std::string_view relativePath);
 /// Rank hint of a file name (rank-11.log, rank11.out, worker-rank3.log), -1 when none.
 int rankFromName(const std::string& name);
 
-/// Short host name: up to the first dot, lower case.
-std::string shortHost(std::string_view host);
+/// Short host name (see engine/host_name.h).
+using engine::shortHost;
 
 }  // namespace attrib::importers

@@ -257,10 +257,16 @@ bool stripBareIso(std::string_view& s, ParsedLine& out)
     if (s.empty() || !isDigit(s[0]))
         return false;
     const auto stamp = parseIso8601(s);
-    if (!stamp || (stamp->length < s.size() && s[stamp->length] != ' '))
+    if (!stamp)
+        return false;
+    // `2019-06-02T16:13:44.884Z: [1,12]<stdout>:...` (a collector's stamp closed by a colon) as well as `... `.
+    std::size_t end = stamp->length;
+    if (end + 1 < s.size() && s[end] == ':' && s[end + 1] == ' ')
+        ++end;
+    if (end < s.size() && s[end] != ' ')
         return false;
     offerTime(out, stamp->time, TimeSource::Absolute);
-    s = skipSpaces(s.substr(stamp->length));
+    s = skipSpaces(s.substr(end));
     return true;
 }
 
@@ -455,6 +461,11 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
         return false;
     out.host = s.substr(0, hostEnd);
     out.rest = hostEnd == std::string_view::npos ? std::string_view() : skipSpaces(s.substr(hostEnd));
+    // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
+    if (out.host.size() > 1 && out.host.back() == ':') {
+        out.host = {};
+        out.rest = s;
+    }
     out.body = out.rest;
     out.tag = {};
     const std::size_t tagEnd = out.rest.find(':');

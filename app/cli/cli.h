@@ -33,10 +33,13 @@ void addRulesOption(CLI::App& sub, std::string& rulesDir, const char* what = "ru
 
 void addAnalyzeCommand(CLI::App& app, CliContext& cli);
 void addRulesCommand(CLI::App& app, CliContext& cli);
+/// `attrib rules patterns` (added by addRulesCommand under `rules`).
+void addRulesPatternsCommand(CLI::App& rules, CliContext& cli);
 void addEvalCommand(CLI::App& app, CliContext& cli);
 void addReplayCommand(CLI::App& app, CliContext& cli);
 void addCasesCommand(CLI::App& app, CliContext& cli);
 void addLabelCommand(CLI::App& app, CliContext& cli);
+void addGenCommand(CLI::App& app, CliContext& cli);
 
 /// Opens a case store; on failure prints "attrib: <reason naming the file>" and returns nullptr.
 std::unique_ptr<store::SqliteCaseStore> openStoreFor(const std::string& path, bool readOnly);

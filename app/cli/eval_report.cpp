@@ -14,7 +14,11 @@ namespace {
 std::string pct(int part, int whole)
 {
     std::ostringstream s;
-    s << part << "/" << whole << " (" << std::fixed << std::setprecision(1) << engine::percent(part, whole) << "%)";
+    s << part << "/" << whole;
+    if (const auto p = engine::percent(part, whole))
+        s << " (" << std::fixed << std::setprecision(1) << *p << "%)";
+    else
+        s << " (n/a)";
     return s.str();
 }
 

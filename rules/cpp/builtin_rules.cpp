@@ -6,6 +6,7 @@
 #include "rules/cpp/gpu_identity.h"
 #include "rules/cpp/nccl_hang.h"
 #include "rules/cpp/nccl_peers.h"
+#include "rules/cpp/nvlink_state.h"
 #include "rules/cpp/python_exceptions.h"
 #include "rules/cpp/workload_scope.h"
 #include "rules/cpp/xid_burst.h"
@@ -29,6 +30,7 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["NcclHangCulprit"] = [](const nlohmann::json& c) { return makeNcclHangCulprit(c); };
         r.factories["PythonExceptionOrigin"] = [](const nlohmann::json& c) { return makePythonExceptionOrigin(c); };
         r.factories["JobWideBreadth"] = [](const nlohmann::json& c) { return makeJobWideBreadth(c); };
+        r.factories["NvlinkLinkStates"] = [](const nlohmann::json& c) { return makeNvlinkLinkStates(c); };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();

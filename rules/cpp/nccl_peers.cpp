@@ -37,6 +37,15 @@ std::string normalizePeerAddress(std::string_view peer)
 
 namespace {
 
+/// A normalized peer that is a host name, not an address (a letter, no colon: IPv4 has no letters, IPv6 colons).
+bool isHostName(const std::string& address)
+{
+    return address.find(':') == std::string::npos &&
+        std::any_of(address.begin(), address.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
+        std::all_of(address.begin(), address.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; });
+}
+
 /// One NCCL error line that names a peer which resolved to another node.
 struct Report {
     const Event* event = nullptr;
@@ -143,11 +152,18 @@ std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::
     std::map<std::string, std::vector<Report>> byPeer;
     std::set<std::string> unresolved;
     for (const auto& e : events) {
-        if (!m_reportTypes.count(e.type) || e.node.empty() || m_ignoreStatuses.count(eventAttr(e, "status")))
+        if (!m_reportTypes.count(e.type) || m_ignoreStatuses.count(eventAttr(e, "status")))
             continue;
         const std::string address = normalizePeerAddress(eventAttr(e, "peer"));
         auto it = book.find(address);
-        const std::string node = it != book.end() ? it->second : nodes.count(address) ? address : std::string();
+        // A peer printed as a host name (`from peer node48<37948>`) names its node even when no line of that
+        // node is in the bundle; a reporter whose own prefix was redacted still names its peer.
+        const bool hostName = isHostName(address);
+        if (e.node.empty() && !hostName)
+            continue;
+        const std::string node = it != book.end() ? it->second
+            : (nodes.count(address) || hostName)  ? address
+                                                  : std::string();
         if (node.empty()) {
             unresolved.insert(address);
             continue;

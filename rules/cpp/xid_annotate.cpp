@@ -81,7 +81,11 @@ void decodeXidDetail(int xid, const std::string& detail, AttrMap& attrs)
             if (!fault.empty())
                 attrs["fault"] = fault;
         }
-    } else if (xid == 31) {
+    }
+    static const re2::RE2 causedBy(R"(caused by previous Xid (\d+))");
+    if (re2::RE2::PartialMatch(detail, causedBy, &a))
+        attrs["caused_by_xid"] = a;
+    if (xid == 31) {
         static const re2::RE2 type(R"(Fault is of type (\S+))");
         static const re2::RE2 at(R"(faulted @ (0x[0-9a-fA-F_]+))");
         if (re2::RE2::PartialMatch(detail, type, &a))
@@ -257,6 +261,50 @@ void classifyAppFaults(std::vector<Event>& events, const json& config, TraceSink
             renameFollows(events, oldId, symptomIdFor(hwSymptom, first.node, first.gpu));
         recordClassification(g, hardware, byGpu.size(), trace, rule);
     }
+}
+
+void promoteNamedCauses(std::vector<Event>& events, const json& namedCauses, TraceSink& trace, const std::string& rule)
+{
+    if (!namedCauses.is_object())
+        return;
+    for (auto& e : events) {
+        if (e.type != "xid" || !e.sympathetic || e.attrs.count("follows"))
+            continue;
+        const std::string cause = eventAttr(e, "caused_by_xid");
+        const std::string symptom = cause.empty() ? std::string() : text(namedCauses, cause.c_str());
+        if (symptom.empty())
+            continue;
+        e.symptom = symptom;
+        e.sympathetic = false;
+        TraceStep step;
+        step.phase = "early";
+        step.rule = rule;
+        step.action = "named-cause";
+        step.node = e.node;
+        step.gpu = e.gpu;
+        step.summary = "Xid " + eventAttr(e, "xid") + " on " + (e.node.empty() ? "an unnamed node" : e.node) +
+            " names previous Xid " + cause + " as its cause, which is not in the evidence -> " + symptom;
+        step.details = {{"caused_by_xid", cause}};
+        step.events = {e.id};
+        trace.record(std::move(step));
+    }
+}
+
+bool readNvlinkWithoutWords(const std::string& detail, AttrMap& attrs, bool& fatal)
+{
+    static const re2::RE2 severity(R"((?:\b([A-Z][A-Z0-9_]*(?:/[A-Z0-9_]+)?)\s+)?\b(Fatal|Nonfatal)\b)");
+    static const re2::RE2 link(R"(\bLink\s+(\d{1,3})\b)");
+    std::string subcode, level, number;
+    if (!re2::RE2::PartialMatch(detail, severity, &subcode, &level))
+        return false;
+    fatal = level == "Fatal";
+    attrs["severity"] = level;
+    attrs["subcode"] = subcode.empty() ? std::string("not shown") : subcode;
+    if (re2::RE2::PartialMatch(detail, link, &number))
+        if (const auto n = parseIntegerIn<int>(number, 0, 999))
+            attrs["link"] = std::to_string(*n);  // `Link 07` is link 7, as the decoded form says
+    attrs["error_words"] = "not shown";
+    return true;
 }
 
 }  // namespace attrib::rules

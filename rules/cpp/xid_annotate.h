@@ -35,6 +35,17 @@ void markBurstFollowers(std::vector<engine::Event*>& burst, const nlohmann::json
 /// Xid 13/31 are application faults unless the same GPU repeats them in different processes or attempts
 /// while no other GPU shows them: those become the hardware symptom. Config: xids, symptom,
 /// hardware_symptom, attempt_gap_s, max_other_gpus.
+/// A sympathetic Xid that names its cause (`Xid 45 ... caused by previous Xid 149`, the driver's root-cause note)
+/// whose cause is not in the evidence stands for that cause: it takes the symptom `named_causes[<xid>]` of the
+/// config and stops being sympathetic, so a kernel log that kept only the teardowns still points at the NVLink
+/// (or memory) fault. A named cause that is present is followed as usual.
+void promoteNamedCauses(std::vector<engine::Event>& events, const nlohmann::json& namedCauses, engine::TraceSink& trace,
+                        const std::string& rule);
+
+/// Xid 144-150 whose error words are not shown (redacted `(...)`, a cut line): severity, sub-code and link are
+/// still read. Fills `attrs` and returns true when the severity was found.
+bool readNvlinkWithoutWords(const std::string& detail, AttrMap& attrs, bool& fatal);
+
 void classifyAppFaults(std::vector<engine::Event>& events, const nlohmann::json& config, engine::TraceSink& trace,
                        const std::string& rule);
 

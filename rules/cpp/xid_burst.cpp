@@ -141,6 +141,7 @@ private:
     std::string chooseSymptom(int xid, const AttrMap& facts) const;
     Decoded decodeNvlink5(int xid, const NvlinkTail& t) const;
     Decoded decodeXid74(const Xid74Words& w) const;
+    std::string nvlinkWithoutWords(int xid, bool fatal, AttrMap& attrs) const;
     void resolveGpu(Event& e, const ExecutionContext& context, TraceSink& trace) const;
     void markBurst(std::vector<Event*>& burst, const Catalog& catalog, TraceSink& trace) const;
 
@@ -199,6 +200,17 @@ Decoded HandleXidBurstEvents::decodeNvlink5(int xid, const NvlinkTail& t) const
     return d;
 }
 
+std::string HandleXidBurstEvents::nvlinkWithoutWords(int xid, bool fatal, AttrMap& attrs) const
+{
+    const json nv = m_config.value("nvlink5", json::object());
+    if (xid == 149 && attrs["subcode"].find("LINK") != std::string::npos) {  // a link-down whose reason is not shown
+        attrs["reason"] = "not shown";
+        attrs["reason_name"] = "error words not shown";
+        return m_config["xid149_reasons"].value("unknown", json::object()).value("symptom", "nvlink_link_down");
+    }
+    return fatal ? nv.value("fatal_symptom", "nvlink_fatal") : nv.value("nonfatal_symptom", "nvlink_nonfatal");
+}
+
 Decoded HandleXidBurstEvents::decodeXid74(const Xid74Words& w) const
 {
     Decoded d;
@@ -253,8 +265,11 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
     Decoded d;
     std::string problem;
     if (xid >= 144 && xid <= 150) {
+        bool fatal = false;
         if (auto tail = parseNvlinkTail(detail, problem))
             d = decodeNvlink5(xid, *tail);
+        else if (problem.empty() && readNvlinkWithoutWords(detail, d.attrs, fatal))
+            d.symptom = nvlinkWithoutWords(xid, fatal, d.attrs);
     } else if (xid == 74) {
         if (auto words = parseXid74(detail, problem))
             d = decodeXid74(*words);
@@ -431,6 +446,7 @@ std::vector<Event> HandleXidBurstEvents::run(std::vector<Event> events, Executio
             }
         }
     }
+    promoteNamedCauses(events, m_config.value("named_causes", json::object()), trace, id());
     classifyAppFaults(events, m_config.value("app_faults", json::object()), trace, id());
     return events;
 }

@@ -145,7 +145,9 @@ private Q_SLOTS:
         QCOMPARE(heldout.subDomainOk, 1);
         QCOMPARE(summarize(scores, HeldoutFilter::Exclude).cases, 2);
         QCOMPARE(summaryJson(all)["sub_domain_pct"].get<double>(), 25.0);
-        QCOMPARE(percent(0, 0), 100.0);
+        QVERIFY(!percent(0, 0));
+        QVERIFY(summaryJson(heldout)["culprit_node_pct"].is_number());
+        QVERIFY(summaryJson(summarize(scores, HeldoutFilter::Exclude))["culprit_node_pct"].is_null());
     }
 
     void floorFailsOnAMissedFigureAndRejectsUnknownOnes()
@@ -164,6 +166,10 @@ private Q_SLOTS:
         QVERIFY(std::any_of(misses.begin(), misses.end(),
                             [](const std::string& m) { return m.find("all.sub_domain_pct is 50") == 0; }));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkFloor(figures, json{{"all", {{"sub_domain_pct", 1}}}}));
+        // Nothing scored: the percentage is n/a, which no bound accepts.
+        const auto unscored = checkFloor(figures, json{{"all", {{"culprit_node_pct_min", 0}}}});
+        QCOMPARE(unscored.size(), std::size_t(1));
+        QVERIFY(unscored.front().find("n/a") != std::string::npos);
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkFloor(figures, json{{"all", {{"speed_min", 1}}}}));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkFloor(figures, json{{"some", {{"cases_min", 1}}}}));
         QVERIFY_THROWS_EXCEPTION(std::runtime_error, checkFloor(figures, json{{"all", {{"cases_min", "80"}}}}));

@@ -74,6 +74,9 @@ private Q_SLOTS:
         out.clear();
         QVERIFY(set.match(SourceKind::Slurm, "srun: error: GPU-17.cluster: task 3: Exited with exit code 2", out));
         QCOMPARE(makeEvent(out.front(), obs).node, std::string("gpu-17"));
+        out.clear();  // a host named by its address stays whole (it was cut to "10" at the first dot)
+        QVERIFY(set.match(SourceKind::Slurm, "srun: error: 10.0.0.5: task 3: Exited with exit code 2", out));
+        QCOMPARE(makeEvent(out.front(), obs).node, std::string("10.0.0.5"));
     }
 
     void pciForms()

@@ -132,14 +132,19 @@ void TestPlainText::dmesgHumanAndReltime()
 
 void TestPlainText::journalctlAndSyslogWithoutYear()
 {
-    checkPlain({{"Dec 01 10:00:00 gpu-n07 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
-                 "gpu-n07", "NVRM: x"},
-                {"Dec  1 10:00:00.250000 gpu-n07 kernel: y", makeTime(2026, 12, 1, 10, 0, 0) + 250 * Ms,
-                 TimeSource::YearInferred, "gpu-n07", "y"},
-                {"2026-12-01T10:00:00+0100 gpu-n08 kernel: [ 12.5] z", makeTime(2026, 12, 1, 9, 0, 0),
-                 TimeSource::Absolute, "gpu-n08", "z"},
-                {"Jan  2 00:00:01 gpu-n07 systemd[1]: w", makeTime(2027, 1, 2, 0, 0, 1), TimeSource::YearInferred,
-                 "gpu-n07", "systemd[1]: w"}});
+    checkPlain(
+        {{"Dec 01 10:00:00 gpu-n07 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
+          "gpu-n07", "NVRM: x"},
+         {"Dec  1 10:00:00.250000 gpu-n07 kernel: y", makeTime(2026, 12, 1, 10, 0, 0) + 250 * Ms,
+          TimeSource::YearInferred, "gpu-n07", "y"},
+         {"2026-12-01T10:00:00+0100 gpu-n08 kernel: [ 12.5] z", makeTime(2026, 12, 1, 9, 0, 0), TimeSource::Absolute,
+          "gpu-n08", "z"},
+         {"Jan  2 00:00:01 gpu-n07 systemd[1]: w", makeTime(2027, 1, 2, 0, 0, 1), TimeSource::YearInferred, "gpu-n07",
+          "systemd[1]: w"},
+         // Written without a host (a forum paste of kern.log): the tag is not a node.
+         {"Jan  2 00:00:02 kernel: NVRM: v", makeTime(2027, 1, 2, 0, 0, 2), TimeSource::YearInferred, "", "NVRM: v"},
+         {"Jan  2 00:00:03 nvidia-persistenced[812]: u", makeTime(2027, 1, 2, 0, 0, 3), TimeSource::YearInferred, "",
+          "nvidia-persistenced[812]: u"}});
 }
 
 void TestPlainText::kernelLinesWithoutStamp()
@@ -169,7 +174,11 @@ void TestPlainText::launcherPrefixes()
                 {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
                 {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
                 {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
-                {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9}});
+                {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9},
+                // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
+                {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
+                 makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",
+                 "host-e275-01:815:864 [0] NCCL WARN x", 12, 0}});
 }
 
 void TestPlainText::nodeNamedByLine()
@@ -190,6 +199,8 @@ void TestPlainText::nodeNamedByLine()
           "HYDU_sock_write: write error"}});
     QCOMPARE(shortHost("10.1.2.3"), std::string("10.1.2.3"));
     QCOMPARE(shortHost("GPU-N07.cluster.local"), std::string("gpu-n07"));
+    QCOMPARE(shortHost("fe80::1"), std::string("fe80::1"));
+    QCOMPARE(shortHost("node-1a.example"), std::string("node-1a"));
 }
 
 void TestPlainText::mixedFormsKeepEachLinesStamp()

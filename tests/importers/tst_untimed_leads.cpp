@@ -29,6 +29,7 @@ class TestUntimedLeads : public QObject {
 
 private slots:
     void untimedExcerptStillDecides();
+    void untimedExitsAfterTimedCauseDecideNothing();
     void unknownVerdictListsLeads();
     void errorLevelWords();
 };
@@ -70,6 +71,22 @@ void TestUntimedLeads::untimedExcerptStillDecides()
     }
     QVERIFY(demotedComm);
     QVERIFY(r.verdict.leads.empty());  // a verdict that is not unknown has no leads
+}
+
+void TestUntimedLeads::untimedExitsAfterTimedCauseDecideNothing()
+{
+    // The flagship sample: a stamped Xid 149 explains, among others, `srun: error: node-0N: task ...` lines of a
+    // slurm output that carry no stamp. Those exits could never have been the root cause, so the order of events
+    // was not in question and the explanation must not say it was.
+    const auto outcome = tests::analyze(tests::samplePath("nvlink-xid149"));
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& r = *outcome.result;
+    bool untimedExplained = false;
+    for (const auto& s : r.symptoms)
+        untimedExplained |= s.origin == engine::NoTime && s.status == engine::SymptomStatus::Demoted;
+    QVERIFY(untimedExplained);  // the premise: untimed symptoms are explained by the root cause
+    QCOMPARE(QString::fromStdString(r.verdict.subDomain), QStringLiteral("nvlink"));
+    QVERIFY2(r.verdict.explanation.find("could not be checked") == std::string::npos, r.verdict.explanation.c_str());
 }
 
 void TestUntimedLeads::unknownVerdictListsLeads()
