@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SAMPLE ?= samples/nvlink-xid149
 
-.PHONY: all deps configure build run test bench clean asan tsan
+.PHONY: all deps configure build run test bench package clean asan tsan
 
 all: build
 
@@ -28,6 +28,12 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench
+
+# The Debian package in $(BUILD)/package, checked as a user meets it (installer/check-package: dpkg -x into a
+# temporary root, the installed programs on an installed sample, AppStream, and lintian when installed).
+package: build
+	cd $(BUILD) && cpack -G DEB -B package
+	./installer/check-package $(BUILD)/package
 
 bench: build
 	cd $(BUILD) && ctest --output-on-failure -L bench

@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QScrollArea>
+#include <QTimer>
 
 namespace attrib::app {
 
@@ -25,8 +27,8 @@ QString canonical(const QString& path)
     return c.isEmpty() ? QFileInfo(path).absoluteFilePath() : c;
 }
 
-/// Shows and raises every dock that holds `widget`, innermost last.
-void revealDocks(QWidget* widget)
+/// Shows and raises every dock that holds `widget`, innermost last, and scrolls it into view.
+void reveal(QWidget* widget)
 {
     QList<QDockWidget*> docks;
     for (QWidget* w = widget; w; w = w->parentWidget()) {
@@ -36,6 +38,10 @@ void revealDocks(QWidget* widget)
     for (QDockWidget* dock : docks) {
         dock->show();
         dock->raise();
+    }
+    for (QWidget* w = widget->parentWidget(); w; w = w->parentWidget()) {
+        if (auto* scroll = qobject_cast<QScrollArea*>(w))
+            scroll->ensureWidgetVisible(widget);
     }
 }
 
@@ -113,6 +119,7 @@ void TourController::stop()
 {
     disconnect(m_waiting);
     const bool was = m_tour >= 0;
+    ++m_shown;
     m_tour = -1;
     m_step = -1;
     m_overlay->finish();
@@ -134,20 +141,30 @@ QWidget* TourController::resolveTarget(const QString& name) const
 
 void TourController::showStep(int step)
 {
-    const views::Tour& tour = m_tours[m_tour];
     m_step = step;
-    const views::TourStep& s = tour.steps[step];
-    perform(s);
+    perform(m_tours[m_tour].steps[step]);
+    // The action may rebuild panes (their new widgets are shown by queued events): highlight once they are up.
+    const quint64 shown = ++m_shown;
+    QTimer::singleShot(0, this, [this, shown] {
+        if (shown == m_shown && m_tour >= 0)
+            present();
+    });
+}
+
+void TourController::present()
+{
+    const views::Tour& tour = m_tours[m_tour];
+    const views::TourStep& s = tour.steps[m_step];
     QWidget* target = resolveTarget(s.target);
     if (target)
-        revealDocks(target);
+        reveal(target);
     else
         Q_EMIT problem(QStringLiteral("%1: step %2 names no widget of this window: %3")
                            .arg(tour.source)
-                           .arg(step + 1)
+                           .arg(m_step + 1)
                            .arg(s.target));
-    m_overlay->showStep(target, s.title, s.text, step, static_cast<int>(tour.steps.size()));
-    Q_EMIT stepShown(step);
+    m_overlay->showStep(target, s.title, s.text, m_step, static_cast<int>(tour.steps.size()));
+    Q_EMIT stepShown(m_step);
 }
 
 void TourController::perform(const views::TourStep& step)

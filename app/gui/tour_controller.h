@@ -31,7 +31,8 @@ public:
     void stop();
 
     bool running() const { return m_tour >= 0; }
-    /// Index of the step on screen (-1 while the tour's sample is still being analysed).
+    /// Index of the current step (-1 while the tour's sample is still being analysed); `stepShown` follows
+    /// once its target is highlighted.
     int currentStep() const { return m_step; }
     const views::Tour* currentTour() const { return m_tour >= 0 ? &m_tours[m_tour] : nullptr; }
     views::TourOverlay* overlay() const { return m_overlay; }
@@ -45,6 +46,7 @@ Q_SIGNALS:
 
 private:
     void showStep(int step);
+    void present();
     void perform(const views::TourStep& step);
     void selectSymptomNamed(const QString& name);
 
@@ -54,6 +56,7 @@ private:
     views::TourOverlay* m_overlay;
     int m_tour = -1;
     int m_step = -1;
+    quint64 m_shown = 0;  ///< counts step changes, so that a superseded presentation is dropped
     QMetaObject::Connection m_waiting;
 };
 

@@ -103,7 +103,10 @@ QRect TourOverlay::highlightRect() const
 {
     if (!m_target || !m_target->isVisible() || !parentWidget())
         return {};
-    const QRect r(m_target->mapTo(parentWidget(), QPoint(0, 0)), m_target->size());
+    // What is on screen of the target: clipped by every ancestor (a scroll area's viewport shows only part).
+    QRect r(m_target->mapTo(parentWidget(), QPoint(0, 0)), m_target->size());
+    for (const QWidget* w = m_target->parentWidget(); w && w != parentWidget(); w = w->parentWidget())
+        r &= QRect(w->mapTo(parentWidget(), QPoint(0, 0)), w->size());
     return r.intersected(parentWidget()->rect());
 }
 
