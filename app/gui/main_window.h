@@ -89,6 +89,7 @@ private:
     /// Remembers the docks' share of the window so that a resize keeps the proportions (see resizeEvent).
     void recordDockShares();
     void applyDockShares();
+    bool m_shown = false;
 
     Settings* m_settings;
     QString m_rulesDir;

@@ -2,6 +2,7 @@
 // Cases in the workbench: an analysis is saved as a case, reopened from the store without the engine (also
 // read-only when the bundle has moved), labeled through the panel as you type, and exported as a report.
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/cases_controller.h"
@@ -44,12 +45,10 @@ class TestCasesController : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        m_window = std::make_unique<MainWindow>(m_settings.get(), QStringLiteral(ATTRIB_SOURCE_RULES_DIR), false);
+        m_window = tests::showWorkbench(m_settings, m_dir);
+        QVERIFY(m_window);
         m_cases = m_window->casesController();
         m_cases->setStorePath(QString::fromStdString(storePath()));
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     void analysisIsSavedAndLabeledAsYouType()
@@ -92,6 +91,24 @@ private Q_SLOTS:
             else
                 QVERIFY(bytes.contains("node-02"));
         }
+        // The timeline on screen goes with the report: embedded in HTML, a linked PNG beside Markdown, and the
+        // PDF grows by the image.
+        QFile html(m_dir.filePath(QStringLiteral("report.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().contains("<img width=\"640\" src=\"data:image/png;base64,"));
+        QFile md(m_dir.filePath(QStringLiteral("report.md")));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("![Timeline of the failure](report-timeline.png)"));
+        const QImage png(CasesController::timelineImagePath(m_dir.filePath(QStringLiteral("report.md"))));
+        QCOMPARE(png.size(), QSize(1400, 420));
+        const qint64 withImage = QFileInfo(m_dir.filePath(QStringLiteral("report.pdf"))).size();
+        m_cases->setTimelineRenderer({});
+        QString error;
+        QVERIFY2(m_cases->exportReport(m_dir.filePath(QStringLiteral("plain.pdf")), &error), qPrintable(error));
+        QVERIFY2(QFileInfo(m_dir.filePath(QStringLiteral("plain.pdf"))).size() + 10000 < withImage,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(QFileInfo(m_dir.filePath(QStringLiteral("plain.pdf"))).size())
+                                .arg(withImage)));
     }
 
     void caseOfAMovedBundleOpensReadOnly()

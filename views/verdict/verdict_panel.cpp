@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/verdict/verdict_panel.h"
 
+#include "views/verdict/candidate_comparison.h"
+
 #include "views/coverage/coverage_summary.h"
 #include "views/describe.h"
 #include "views/glossary.h"
 #include "views/presentation.h"
 
 #include <QBoxLayout>
+#include <QDialog>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFrame>
@@ -183,6 +186,7 @@ void VerdictPanel::rebuild()
     layout->setSpacing(3);
     // What to do comes right after what failed, so that both fit a small window without scrolling.
     addBadges(layout);
+    addCatalogProblems(layout);  // a verdict made without some rules says so before anything else
     addRootCause(layout);
     addLeads(layout);
     addAction(layout);
@@ -311,6 +315,32 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
     }
     if (!v.candidates.front().separatedBy.empty())
         layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(v.candidates.front().separatedBy), this));
+    if (v.candidates.size() > 1) {
+        QPushButton* compare = link(QStringLiteral("Compare the candidates side by side\u2026"), this);
+        compare->setObjectName(QStringLiteral("compareCandidates"));
+        connect(compare, &QPushButton::clicked, this, &VerdictPanel::showCandidateComparison);
+        layout->addWidget(compare);
+    }
+}
+
+void VerdictPanel::showCandidateComparison()
+{
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("candidateComparisonDialog"));
+    dialog->setWindowTitle(QStringLiteral("Competing candidates"));
+    auto* table = new CandidateComparison(dialog);
+    table->setAnalysis(m_analysis);
+    connect(table, &CandidateComparison::candidateActivated, this,
+            [this](int symptom) { m_selection->selectSymptom(symptom); });
+    auto* note = text(QStringLiteral("Tinted rows differ between the candidates. Click a column header to show "
+                                     "that candidate's evidence."),
+                      dialog);
+    auto* box = new QVBoxLayout(dialog);
+    box->addWidget(note);
+    box->addWidget(table, 1);
+    dialog->resize(960, 560);
+    dialog->show();
 }
 
 void VerdictPanel::addLeads(QVBoxLayout* layout)
@@ -326,6 +356,34 @@ void VerdictPanel::addLeads(QVBoxLayout* layout)
         line->setStyleSheet(QStringLiteral("background: #fffcf0; border-left: 4px solid #9e9e9e; padding: 4px"));
         layout->addWidget(line);
     }
+}
+
+void VerdictPanel::addCatalogProblems(QVBoxLayout* layout)
+{
+    // A rule file that failed to load leaves its rules out: the verdict was made without them.
+    QStringList errors;
+    for (const std::string& d : m_analysis->r().diagnostics)
+        if (d.find(": error:") != std::string::npos)
+            errors << sanitizeLine(qs(d));
+    if (errors.isEmpty())
+        return;
+    QString message = QStringLiteral("\u26a0 The rule catalog has %1 error(s): the rules they concern were left out, "
+                                     "so this verdict may be wrong.")
+                          .arg(errors.size());
+    // The first one, short: the Rule problems panel has them all.
+    const QString first = errors.front();
+    message += QStringLiteral("\n\u2022 ") + (first.size() > 140 ? first.left(140) + QStringLiteral("\u2026") : first);
+    if (errors.size() > 1)
+        message += QStringLiteral("\n\u2026 and %1 more").arg(errors.size() - 1);
+    QLabel* box = text(message, this);
+    box->setObjectName(QStringLiteral("catalogWarning"));
+    box->setToolTip(errors.join(QLatin1Char('\n')));
+    box->setStyleSheet(QStringLiteral("background: #fdecea; border: 2px solid #c62828; padding: 6px; color: #5f1010"));
+    layout->addWidget(box);
+    QPushButton* show = link(QStringLiteral("Show the rule problems"), this);
+    show->setObjectName(QStringLiteral("showCatalogProblems"));
+    connect(show, &QPushButton::clicked, this, &VerdictPanel::catalogProblemsRequested);
+    layout->addWidget(show);
 }
 
 void VerdictPanel::addCoverage(QVBoxLayout* layout)
