@@ -51,7 +51,11 @@ using QOption = QCommandLineOption;
 Options parse(QApplication& app)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Find why a distributed AI training job failed from its logs."));
+    parser.setApplicationDescription(
+        QStringLiteral("Find why a distributed AI training job failed from its logs.\nWithout a BUNDLE it opens on the "
+                       "welcome page: open a bundle, learn from the annotated samples, or take a guided tour. "
+                       "Help \u203a User guide explains each view and how to collect a bundle on Slurm and "
+                       "Kubernetes."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
