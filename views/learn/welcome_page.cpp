@@ -3,6 +3,7 @@
 
 #include "views/presentation.h"
 
+#include <QBoxLayout>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -79,6 +80,7 @@ WelcomePage::WelcomePage(QWidget* parent)
     box->addStretch(1);  // without recent bundles everything stays at the top
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // text wraps and the buttons stack instead
     scroll->setFrameShape(QFrame::NoFrame);
     auto* canvas = new QWidget(scroll);
     auto* centre = new QHBoxLayout(canvas);
@@ -101,12 +103,11 @@ WelcomePage::WelcomePage(QWidget* parent)
 QWidget* WelcomePage::buildActions()
 {
     auto* row = new QWidget(this);
-    auto* h = new QHBoxLayout(row);
-    h->setContentsMargins(0, 8, 0, 8);
-    h->addWidget(m_openBundle);
-    h->addWidget(m_openSample);
-    h->addWidget(m_tour);
-    h->addStretch(1);
+    m_buttons = new QBoxLayout(QBoxLayout::LeftToRight, row);
+    m_buttons->setContentsMargins(0, 8, 0, 8);
+    for (QPushButton* b : {m_openBundle, m_openSample, m_tour})
+        m_buttons->addWidget(b, 0, Qt::AlignLeft);
+    m_buttons->addStretch(1);
     return row;
 }
 
@@ -125,6 +126,12 @@ QWidget* WelcomePage::buildBundleNote()
         "Kubernetes</a>"));
     connect(note, &QLabel::linkActivated, this, [this] { Q_EMIT collectionGuideRequested(); });
     return note;
+}
+
+void WelcomePage::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    m_buttons->setDirection(width() < 640 ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
 }
 
 void WelcomePage::setRecent(const QList<RecentEntry>& entries)

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QWidget>
 
+class QBoxLayout;
 class QLabel;
 class QPushButton;
 class QTreeWidget;
@@ -32,6 +33,9 @@ public:
     QPushButton* tourButton() const { return m_tour; }
     QTreeWidget* recentList() const { return m_recent; }
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 Q_SIGNALS:
     void openBundleRequested();
     void openSampleRequested();
@@ -43,6 +47,7 @@ private:
     QWidget* buildActions();
     QWidget* buildBundleNote();
 
+    QBoxLayout* m_buttons = nullptr;  ///< side by side, or stacked in a narrow window
     QPushButton* m_openBundle;
     QPushButton* m_openSample;
     QPushButton* m_tour;
