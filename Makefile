@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SAMPLE ?= samples/nvlink-xid149
 
-.PHONY: all deps configure build run test bench clean asan tsan
+.PHONY: all deps configure build run test bench package clean asan tsan
 
 all: build
 
@@ -26,8 +26,14 @@ run: build
 	  $(BUILD)/bin/attrib analyze $(SAMPLE); \
 	fi
 
+# The package tests (cpack, then the installed programs; minutes on a busy machine) run with `make package`.
 test: build
-	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE bench
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -LE 'bench|package'
+
+# The Debian package in $(BUILD)/package, checked as a user meets it (installer/check-package: dpkg -x into a
+# temporary root, the installed programs on an installed sample, AppStream, and lintian when installed).
+package: build
+	cd $(BUILD) && ctest --output-on-failure -L package
 
 bench: build
 	cd $(BUILD) && ctest --output-on-failure -L bench

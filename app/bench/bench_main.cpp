@@ -6,6 +6,7 @@
 // symptom-graph.png, then quits; run it with QT_QPA_PLATFORM=offscreen or under xvfb-run.
 #include "app/bench/rule_bench.h"
 #include "engine/report.h"
+#include "engine/verdict.h"
 #include "rules/cpp/builtin_rules.h"
 #include "views/debugger/rule_debugger.h"
 #include "views/graph/symptom_graph_view.h"
@@ -74,10 +75,12 @@ int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("attrib-rule-bench"));
+    QApplication::setApplicationVersion(QString::fromLatin1(engine::engineVersion()));
     QCommandLineParser parser;
     parser.setApplicationDescription(
         QStringLiteral("The rule author's bench: debugger, symptom graph, live rule editing."));
     parser.addHelpOption();
+    parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("bundle"),
                                  QStringLiteral("evidence bundle folder (default: the NVLink sample)"));
     const QCommandLineOption rules(QStringLiteral("rules"), QStringLiteral("rules folder"), QStringLiteral("DIR"));
@@ -85,9 +88,10 @@ int main(int argc, char** argv)
                                    QStringLiteral("DIR"));
     parser.addOptions({rules, shots});
     parser.process(app);
-    const QString sourceRules = QString::fromStdString(rules::sourceRulesDir());
+    const QString samples =
+        QString::fromStdString(rules::findSamplesDir(QCoreApplication::applicationFilePath().toStdString()));
     const QString bundle =
-        parser.positionalArguments().value(0, QDir(sourceRules).filePath(QStringLiteral("../samples/nvlink-xid149")));
+        parser.positionalArguments().value(0, QDir(samples).filePath(QStringLiteral("nvlink-xid149")));
     const QString rulesDir = QString::fromStdString(
         rules::findRulesDir(parser.value(rules).toStdString(), QCoreApplication::applicationFilePath().toStdString()));
     const bool screenshotMode = parser.isSet(shots);

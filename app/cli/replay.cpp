@@ -24,12 +24,7 @@ namespace {
 /// The sample corpus: next to an installed binary, else the source tree's samples/.
 std::string defaultCorpus(const std::string& executable)
 {
-    std::error_code ec;
-    const fs::path exe = fs::weakly_canonical(fs::path(executable), ec);
-    const fs::path installed = exe.parent_path().parent_path() / "share" / "attribution-workbench" / "samples";
-    if (fs::is_directory(installed, ec))
-        return installed.string();
-    return (fs::path(rules::sourceRulesDir()).parent_path() / "samples").string();
+    return rules::findSamplesDir(executable);
 }
 
 nlohmann::ordered_json impactJson(const engine::CorpusImpact& impact)

@@ -6,9 +6,12 @@
 #include <QAction>
 #include <QDialog>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QHeaderView>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMenu>
 #include <QMessageBox>
 #include <QShortcut>
@@ -157,7 +160,7 @@ void showShortcutsDialog(QWidget* window)
     dialog.exec();
 }
 
-void showUserGuide(QWidget* window)
+void showUserGuide(QWidget* window, const QString& heading)
 {
     QFile file(QStringLiteral(":/docs/user-guide.md"));
     QDialog dialog(window);
@@ -174,18 +177,42 @@ void showUserGuide(QWidget* window)
     layout->addWidget(browser);
     layout->addWidget(buttons);
     dialog.resize(760, 640);
+    if (const QTextCursor at = heading.isEmpty() ? QTextCursor() : browser->document()->find(heading); !at.isNull()) {
+        // From the end back to the heading, so that the section starts at the top of the view.
+        dialog.show();
+        browser->moveCursor(QTextCursor::End);
+        browser->setTextCursor(at);
+    }
     dialog.exec();
 }
 
-void showAbout(QWidget* window)
+namespace {
+
+QString catalogVersion(const QString& rulesDir)
+{
+    QFile file(QDir(rulesDir).filePath(QStringLiteral("catalog.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return QStringLiteral("unreadable");
+    const QString version = QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("version")).toString();
+    return version.isEmpty() ? QStringLiteral("unknown") : version;
+}
+
+}  // namespace
+
+void showAbout(QWidget* window, const QString& rulesDir, const engine::EngineInfo* analysed)
 {
     QMessageBox box(window);
     box.setWindowTitle(QStringLiteral("About Attribution Workbench"));
     box.setTextFormat(Qt::PlainText);
-    box.setText(QStringLiteral("Attribution Workbench %1\nFinds why a distributed training job failed from its logs.\n"
-                               "Licence: GPL-3.0-or-later. Plots by QCustomPlot. Colours: Okabe & Ito's "
-                               "colour-blind-safe palette.")
-                    .arg(QString::fromLatin1(engine::engineVersion())));
+    const QString catalog = analysed ? QStringLiteral("%1 (%2)").arg(QString::fromStdString(analysed->catalogVersion),
+                                                                     QString::fromStdString(analysed->catalogHash))
+                                     : catalogVersion(rulesDir);
+    box.setText(
+        QStringLiteral("Attribution Workbench %1\nFinds why a distributed training job failed from its logs.\n\n"
+                       "Engine %1, rule catalog %2\nfrom %3\n\n"
+                       "Licence: GPL-3.0-or-later. Plots by QCustomPlot. Colours: Okabe & Ito's "
+                       "colour-blind-safe palette.")
+            .arg(QString::fromLatin1(engine::engineVersion()), catalog, QDir::toNativeSeparators(rulesDir)));
     box.exec();
 }
 

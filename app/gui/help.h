@@ -10,6 +10,10 @@
 
 class QWidget;
 
+namespace attrib::engine {
+struct EngineInfo;
+}
+
 namespace attrib::app {
 
 struct ShortcutEntry {
@@ -25,7 +29,9 @@ QList<ShortcutEntry> collectShortcuts(QWidget* window);
 QStringList shortcutCollisions(QWidget* window);
 
 void showShortcutsDialog(QWidget* window);
-void showUserGuide(QWidget* window);
-void showAbout(QWidget* window);
+/// The user guide; `heading` (its text) scrolls to that section.
+void showUserGuide(QWidget* window, const QString& heading = {});
+/// About: the engine version and the catalog's version (and hash, once an analysis has run) and folder.
+void showAbout(QWidget* window, const QString& rulesDir, const engine::EngineInfo* analysed = nullptr);
 
 }  // namespace attrib::app

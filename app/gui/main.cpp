@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attribution-workbench [BUNDLE] [--screenshot FILE] [--dock-screenshots DIR] [--timeout SECONDS] [--size WxH]
-//                       [--find TEXT] [--rules DIR]
+//                       [--find TEXT] [--rules DIR] [--learn [SAMPLE]] [--tour ID[:STEP]]
 // With --screenshot the process always ends: 0 with the PNG written, non-zero with a one-line reason on stderr
 // (bundle missing or not a bundle, analysis failed, PNG not writable, no verdict before the timeout).
 #include "app/bench/rule_bench.h"
 #include "app/gui/bundle_controller.h"
 #include "app/gui/cases_controller.h"
 #include "app/gui/job_controller.h"
+#include "app/gui/learn_controller.h"
 #include "app/gui/main_window.h"
 #include "app/gui/settings.h"
+#include "app/gui/tour_controller.h"
 #include "engine/verdict.h"
 #include "rules/cpp/builtin_rules.h"
 #include "views/evidence/evidence_panel.h"
 #include "views/evidence/find_bar.h"
+#include "views/learn/learn_panel.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -36,8 +39,11 @@ struct Options {
     QString dockDir;
     QString rulesDir;
     int timeoutSeconds = 120;
-    QSize size;    ///< window size for screenshots (default layout size when empty)
-    QString find;  ///< text to find in the evidence before the screenshot
+    QSize size;        ///< window size for screenshots (default layout size when empty)
+    QString find;      ///< text to find in the evidence before the screenshot
+    QString learn;     ///< open the Learn panel on this sample ("-": the first one)
+    QString tour;      ///< start this tour
+    int tourStep = 0;  ///< with --screenshot: the tour step to render
 };
 
 using QOption = QCommandLineOption;
@@ -45,7 +51,11 @@ using QOption = QCommandLineOption;
 Options parse(QApplication& app)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Find why a distributed AI training job failed from its logs."));
+    parser.setApplicationDescription(
+        QStringLiteral("Find why a distributed AI training job failed from its logs.\nWithout a BUNDLE it opens on the "
+                       "welcome page: open a bundle, learn from the annotated samples, or take a guided tour. "
+                       "Help \u203a User guide explains each view and how to collect a bundle on Slurm and "
+                       "Kubernetes."));
     parser.addHelpOption();
     parser.addVersionOption();
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
@@ -64,7 +74,14 @@ Options parse(QApplication& app)
     const QOption find(QStringLiteral("find"),
                        QStringLiteral("With --screenshot: find TEXT in the evidence (Ctrl+F) before the shot."),
                        QStringLiteral("TEXT"));
-    parser.addOptions({screenshot, docks, rules, timeout, size, find});
+    const QOption learn(QStringLiteral("learn"),
+                        QStringLiteral("Open the Learn panel on SAMPLE (a sample folder name, or - for the first)."),
+                        QStringLiteral("SAMPLE"));
+    const QOption tour(QStringLiteral("tour"),
+                       QStringLiteral("Start the guided tour ID (nvlink-xid149, rule-debugger); with --screenshot, "
+                                      "ID:STEP renders that step (counted from 1)."),
+                       QStringLiteral("ID[:STEP]"));
+    parser.addOptions({screenshot, docks, rules, timeout, size, find, learn, tour});
     parser.addPositionalArgument(QStringLiteral("BUNDLE"), QStringLiteral("Bundle folder or archive to open."));
     parser.process(app);
     Options o;
@@ -73,6 +90,18 @@ Options parse(QApplication& app)
     o.dockDir = parser.value(docks);
     o.rulesDir = parser.value(rules);
     o.find = parser.value(find);
+    o.learn = parser.value(learn);
+    const QStringList tourParts = parser.value(tour).split(QLatin1Char(':'));
+    o.tour = tourParts.value(0);
+    if (tourParts.size() > 1) {
+        bool ok = false;
+        o.tourStep = tourParts[1].toInt(&ok) - 1;
+        if (!ok || o.tourStep < 0 || tourParts.size() > 2) {
+            std::fprintf(stderr, "attribution-workbench: --tour wants ID or ID:STEP (STEP from 1), not '%s'\n",
+                         qPrintable(parser.value(tour)));
+            std::exit(2);
+        }
+    }
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         bool w = false;
@@ -129,17 +158,56 @@ void armScreenshot(app::MainWindow* window, const Options& o)
         QCoreApplication::exit(4);
     });
     // Queued replots and layout settle within a few event-loop turns; a short timer lets them run.
-    QObject::connect(bundles, &app::BundleController::timelineShown, window,
-                     [window, o] { QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); }); });
+    if (!o.tour.isEmpty()) {
+        app::TourController* tours = window->learnController()->tours();
+        QObject::connect(tours, &app::TourController::stepShown, window, [window, tours, o](int step) {
+            if (step < o.tourStep)
+                QTimer::singleShot(0, tours, &app::TourController::next);
+            else
+                QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); });
+        });
+    } else {
+        QObject::connect(bundles, &app::BundleController::timelineShown, window, [window, o] {
+            QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); });
+        });
+    }
     QObject::connect(window->jobController(), &app::JobController::failed, window,
                      [window, o] { QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 1); }); });
-    if (o.bundle.isEmpty())
+    if (o.bundle.isEmpty() && o.tour.isEmpty() && o.learn.isEmpty())
         QTimer::singleShot(300, window, [window, o] { saveScreenshots(window, o, 0); });
     QTimer::singleShot(o.timeoutSeconds * 1000, window, [window, seconds = o.timeoutSeconds] {
         std::fprintf(stderr, "attribution-workbench: no verdict after %d s, giving up\n", seconds);
         window->jobController()->cancel();
         QCoreApplication::exit(2);
     });
+}
+
+/// --learn and --tour; false (with the reason on stderr) when the sample or tour does not exist.
+bool startLearning(app::MainWindow* window, const Options& o)
+{
+    app::LearnController* learn = window->learnController();
+    if (!o.learn.isEmpty()) {
+        views::LearnPanel* panel = learn->learnPanel();
+        const auto& samples = panel->library().samples;
+        const QString name = o.learn == QLatin1String("-") && !samples.isEmpty() ? samples.front().name : o.learn;
+        if (!panel->selectSample(name)) {
+            std::fprintf(stderr, "attribution-workbench: no sample named '%s'\n", qPrintable(o.learn));
+            return false;
+        }
+        learn->showLearnPanel();
+        if (o.bundle.isEmpty() && o.tour.isEmpty())
+            window->openBundle(panel->currentSample()->path);
+    }
+    if (!o.tour.isEmpty() && !learn->tours()->start(o.tour)) {
+        std::fprintf(stderr, "attribution-workbench: cannot start the tour '%s'\n", qPrintable(o.tour));
+        return false;
+    }
+    if (!o.tour.isEmpty() && o.tourStep >= learn->tours()->currentTour()->steps.size()) {
+        std::fprintf(stderr, "attribution-workbench: the tour '%s' has %lld steps\n", qPrintable(o.tour),
+                     static_cast<long long>(learn->tours()->currentTour()->steps.size()));
+        return false;
+    }
+    return true;
 }
 
 }  // namespace
@@ -191,5 +259,7 @@ int main(int argc, char** argv)
     window.show();
     if (!o.bundle.isEmpty())
         window.openBundle(o.bundle);
+    if (!startLearning(&window, o))
+        return 2;
     return QApplication::exec();
 }

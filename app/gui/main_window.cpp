@@ -7,11 +7,13 @@
 #include "app/gui/cases_controller.h"
 #include "app/gui/help.h"
 #include "app/gui/job_controller.h"
+#include "app/gui/learn_controller.h"
 #include "app/gui/progress_panel.h"
 #include "app/gui/recent_bundles.h"
 #include "app/gui/report_actions.h"
 #include "app/gui/settings.h"
 #include "engine/verdict.h"
+#include "rules/cpp/builtin_rules.h"
 #include "views/coverage/coverage_view.h"
 #include "views/demotion/demotion_view.h"
 #include "views/evidence/evidence_panel.h"
@@ -35,6 +37,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QResizeEvent>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTextEdit>
 #include <QTimer>
@@ -54,6 +57,7 @@ void initResources()
 MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restoreLayout, QWidget* parent)
     : QMainWindow(parent)
     , m_settings(settings)
+    , m_rulesDir(rulesDir)
     , m_persistLayout(restoreLayout)
     , m_selection(new views::SelectionModel(this))
     , m_jobs(new JobController(rulesDir, this))
@@ -75,6 +79,7 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     connect(m_cases, &CasesController::statusMessage, statusBar(),
             [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     installBench();
+    installLearning();
     bindSettings();
     connect(m_bundles, &BundleController::statusMessage, statusBar(),
             [this](const QString& m) { statusBar()->showMessage(m); });
@@ -260,6 +265,18 @@ void MainWindow::installBench()
     m_evidenceDock->raise();
 }
 
+void MainWindow::installLearning()
+{
+    const QString samples =
+        QString::fromStdString(rules::findSamplesDir(QCoreApplication::applicationFilePath().toStdString()));
+    const QString userTours =
+        QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/tours");
+    m_learn = new LearnController(
+        this, m_settings, samples, {userTours},
+        {[this] { openFolderDialog(); }, [this] { showUserGuide(this, QStringLiteral("Collect a bundle")); }});
+    m_learn->addToHelpMenu(m_helpMenu);
+}
+
 void MainWindow::buildMenus()
 {
     buildFileMenu();
@@ -317,12 +334,16 @@ void MainWindow::buildMenus()
 void MainWindow::buildHelpMenu()
 {
     QMenu* help = menuBar()->addMenu(QStringLiteral("&Help"));
+    m_helpMenu = help;
     help->addAction(QStringLiteral("&User guide"), this, [this] { showUserGuide(this); })
         ->setShortcut(QKeySequence::HelpContents);
     help->addAction(QStringLiteral("&Keyboard shortcuts"), this, [this] { showShortcutsDialog(this); })
         ->setShortcut(QKeySequence(QStringLiteral("Ctrl+/")));
     help->addSeparator();
-    help->addAction(QStringLiteral("&About"), this, [this] { app::showAbout(this); });
+    help->addAction(QStringLiteral("&About"), this, [this] {
+        const views::AnalysisPtr analysis = m_bundles->analysis();
+        app::showAbout(this, m_rulesDir, analysis && analysis->result ? &analysis->r().engine : nullptr);
+    });
 }
 
 void MainWindow::buildFileMenu()

@@ -26,6 +26,7 @@ namespace attrib::app {
 class BundleController;
 class CasesController;
 class JobController;
+class LearnController;
 class ProgressPanel;
 class RecentBundles;
 class ReportActions;
@@ -62,6 +63,7 @@ public:
     ProgressPanel* progressPanel() const { return m_progress; }
     bench::RuleBench* ruleBench() const { return m_bench; }
     CasesController* casesController() const { return m_cases; }
+    LearnController* learnController() const { return m_learn; }
 
 protected:
     bool event(QEvent* event) override;
@@ -76,6 +78,7 @@ private:
     QDockWidget* addDock(QWidget* widget, const QString& title, const QString& name, Qt::DockWidgetArea area);
     void buildMenus();
     void installBench();
+    void installLearning();
     void buildFileMenu();
     void rebuildRecentMenu();
     void bindSettings();
@@ -89,6 +92,7 @@ private:
     bool m_shown = false;
 
     Settings* m_settings;
+    QString m_rulesDir;
     bool m_persistLayout;
     views::SelectionModel* m_selection;
     JobController* m_jobs;
@@ -103,6 +107,8 @@ private:
     ProgressPanel* m_progress;
     bench::RuleBench* m_bench = nullptr;
     CasesController* m_cases = nullptr;
+    LearnController* m_learn = nullptr;
+    QMenu* m_helpMenu = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QDockWidget* m_verdictDock = nullptr;

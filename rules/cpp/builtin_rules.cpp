@@ -37,19 +37,48 @@ const engine::CodeRuleRegistry& builtinCodeRules()
     return registry;
 }
 
+namespace {
+
+/// The running program's folder. /proc/self/exe first: a program started through PATH has no folder in argv[0].
+fs::path programDir(const std::string& executablePath)
+{
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec && !self.empty())
+        return self.parent_path();
+    return fs::weakly_canonical(fs::path(executablePath), ec).parent_path();
+}
+
+/// `name` under the installed share folder next to the program, if it holds `marker`.
+std::string installed(const std::string& executablePath, const char* name, const char* marker)
+{
+    std::error_code ec;
+    const fs::path exeDir = programDir(executablePath);
+    for (const fs::path& candidate : {exeDir / name, exeDir / ".." / "share" / "attribution-workbench" / name}) {
+        if (fs::exists(candidate / marker, ec))
+            return candidate.lexically_normal().string();
+    }
+    return {};
+}
+
+}  // namespace
+
 std::string findRulesDir(const std::string& explicitDir, const std::string& executablePath)
 {
     if (!explicitDir.empty())
         return explicitDir;
     if (const char* env = std::getenv("ATTRIB_RULES"); env && *env)
         return env;
-    std::error_code ec;
-    const fs::path exeDir = fs::path(executablePath).parent_path();
-    for (const fs::path& candidate : {exeDir / "rules", exeDir / ".." / "share" / "attribution-workbench" / "rules"}) {
-        if (fs::is_regular_file(candidate / "catalog.json", ec))
-            return candidate.lexically_normal().string();
-    }
+    if (std::string dir = installed(executablePath, "rules", "catalog.json"); !dir.empty())
+        return dir;
     return sourceRulesDir();
+}
+
+std::string findSamplesDir(const std::string& executablePath)
+{
+    if (std::string dir = installed(executablePath, "samples", "nvlink-xid149"); !dir.empty())
+        return dir;
+    return (fs::path(sourceRulesDir()).parent_path() / "samples").lexically_normal().string();
 }
 
 std::string sourceRulesDir()

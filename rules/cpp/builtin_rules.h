@@ -13,6 +13,10 @@ const engine::CodeRuleRegistry& builtinCodeRules();
 /// executable or in `../share/attribution-workbench/`, else the source tree's catalog.
 std::string findRulesDir(const std::string& explicitDir, const std::string& executablePath);
 
+/// The sample bundles: `samples/` in `../share/attribution-workbench/` next to the executable, else the source
+/// tree's samples/.
+std::string findSamplesDir(const std::string& executablePath);
+
 /// The catalog folder of the source tree this build was configured from.
 std::string sourceRulesDir();
 
