@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attrib-rule-bench: the rule author's bench on its own window (until it is docked in the workbench).
 //   attrib-rule-bench [BUNDLE] [--rules DIR] [--screenshots DIR]
+// Without --rules (or ATTRIB_RULES) the bench edits the user's copy of the shipped catalog (rules_workspace.h).
 // --screenshots renders docs/images/debugger.png (mid-way through the trace, a symptom just demoted) and
 // symptom-graph.png, then quits; run it with QT_QPA_PLATFORM=offscreen or under xvfb-run.
 #include "app/bench/rule_bench.h"
@@ -13,7 +14,9 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
 #include <QMainWindow>
+#include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QTableView>
 #include <QTimer>
@@ -87,6 +90,11 @@ int main(int argc, char** argv)
         parser.positionalArguments().value(0, QDir(sourceRules).filePath(QStringLiteral("../samples/nvlink-xid149")));
     const QString rulesDir = QString::fromStdString(
         rules::findRulesDir(parser.value(rules).toStdString(), QCoreApplication::applicationFilePath().toStdString()));
+    const bool screenshotMode = parser.isSet(shots);
+    // Screenshots read the shipped catalog as it is; an author's session edits a copy unless told otherwise.
+    const bool chosen = screenshotMode || parser.isSet(rules) || !qEnvironmentVariableIsEmpty("ATTRIB_RULES");
+    const bench::RulesWorkspace workspace =
+        bench::prepareRulesWorkspace(rulesDir, chosen, bench::defaultRulesCopyRoot());
 
     QMainWindow window;
     window.setWindowTitle(QStringLiteral("Rule bench \u2014 %1").arg(QDir::cleanPath(bundle)));
@@ -100,7 +108,22 @@ int main(int argc, char** argv)
             *r, r->verdict.rootCause ? QStringLiteral("Final state") : QString::fromStdString(r->verdict.explanation)));
     };
     auto* bench = bench::installRuleBench(&window, hooks);
-    const bool screenshotMode = parser.isSet(shots);
+    if (!screenshotMode) {
+        bench->setWorkspace(workspace);
+        bench->dock(QStringLiteral("ruleCatalogDock"))->show();  // the author's starting point beside the debugger
+    }
+    auto* file = new QMenu(QStringLiteral("&File"), &window);
+    window.menuBar()->insertMenu(bench->menu()->menuAction(), file);
+    file->addAction(QStringLiteral("&Open bundle\u2026"), QKeySequence::Open, &window, [&window, bench] {
+        const QString dir = QFileDialog::getExistingDirectory(&window, QStringLiteral("Open bundle folder"),
+                                                              QFileInfo(bench->controller()->bundlePath()).path());
+        if (dir.isEmpty())
+            return;
+        window.setWindowTitle(QStringLiteral("Rule bench \u2014 %1").arg(QDir::cleanPath(dir)));
+        bench->openBundle(dir);
+    });
+    file->addSeparator();
+    file->addAction(QStringLiteral("&Quit"), QKeySequence::Quit, &window, &QWidget::close);
     if (screenshotMode) {
         summary->hide();
         window.resize(1480, 860);
@@ -113,7 +136,7 @@ int main(int argc, char** argv)
             QTimer::singleShot(200, &window, [&] { takeScreenshots(bench, &window, parser.value(shots)); });
         }
     });
-    bench->start(rulesDir, bundle);
+    bench->start(workspace.dir, bundle);
     window.show();
     return app.exec();
 }

@@ -16,6 +16,7 @@
 #include <QInputDialog>
 #include <QMainWindow>
 #include <QMenuBar>
+#include <QMessageBox>
 
 namespace attrib::bench {
 
@@ -71,8 +72,10 @@ void RuleBench::buildDocks()
     m_window->tabifyDockWidget(debugger, graph);
     m_window->tabifyDockWidget(catalog, editor);
     debugger->raise();
-    for (auto* d : {catalog, problems, editor})
+    for (auto* d : {catalog, problems, editor}) {
         d->hide();
+        sizeWhenFirstShown(d, Qt::Horizontal, 0.4);
+    }
     connect(m_banner, &views::VerdictBanner::dismissed, banner, &QDockWidget::hide);
 }
 
@@ -86,6 +89,9 @@ void RuleBench::buildMenu()
             openRuleFile(path);
     });
     m_menu->addAction(tr("&Reload catalog"), QKeySequence(Qt::Key_F6), m_controller, &RuleBenchController::reload);
+    m_resetCopy = m_menu->addAction(tr("Reset rules &copy\u2026"), this, [this] { resetRulesCopy(); });
+    m_resetCopy->setEnabled(false);
+    m_resetCopy->setToolTip(tr("Replace your edited copy of the catalog with the shipped catalog"));
     m_menu->addSeparator();
     m_menu->addAction(tr("Why this &status?"), this, [this] {
         const QString id = m_graph->selectedSymptom();
@@ -222,6 +228,57 @@ void RuleBench::setAnalysis(engine::AnalysisSnapshot result, engine::CatalogPtr 
 void RuleBench::start(const QString& rulesDir, const QString& bundlePath)
 {
     m_controller->start(rulesDir, bundlePath);
+}
+
+void RuleBench::openBundle(const QString& bundlePath)
+{
+    m_controller->start(m_controller->rulesDir(), bundlePath);
+}
+
+void RuleBench::setWorkspace(const RulesWorkspace& workspace)
+{
+    m_workspace = workspace;
+    m_editor->setNote(workspace.note);
+    m_resetCopy->setEnabled(workspace.isCopy);
+}
+
+bool RuleBench::resetRulesCopy(bool confirm)
+{
+    if (!m_workspace.isCopy)
+        return false;
+    if (confirm &&
+        QMessageBox::question(m_window, tr("Reset rules copy"),
+                              tr("Replace every rule file in %1 with the shipped catalog from %2? "
+                                 "Your edits there are lost.")
+                                  .arg(m_workspace.dir, m_workspace.shipped)) != QMessageBox::Yes)
+        return false;
+    QString error;
+    if (!bench::resetRulesCopy(m_workspace, &error)) {
+        QMessageBox::warning(m_window, tr("Reset rules copy"), tr("Could not reset the copy: %1").arg(error));
+        return false;
+    }
+    setWorkspace(m_workspace);
+    if (m_editor->filePath().startsWith(m_workspace.dir))
+        m_editor->fileChangedOnDisk();
+    m_controller->reload();
+    return true;
+}
+
+void RuleBench::sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientation, double share)
+{
+    // Docks open hidden; the first time one is shown cramped (under half the wanted share, e.g. the minimum
+    // the layout gives a new dock) it takes a working share of the window. A restored wider layout is kept.
+    auto connection = std::make_shared<QMetaObject::Connection>();
+    *connection = connect(dock, &QDockWidget::visibilityChanged, this, [=, this](bool visible) {
+        if (!visible || dock->isFloating())
+            return;
+        disconnect(*connection);
+        const int extent = orientation == Qt::Horizontal ? m_window->width() : m_window->height();
+        const int current = orientation == Qt::Horizontal ? dock->width() : dock->height();
+        const int wanted = static_cast<int>(extent * share);
+        if (current < wanted / 2)
+            m_window->resizeDocks({dock}, {wanted}, orientation);
+    });
 }
 
 void RuleBench::showResult(engine::AnalysisSnapshot result)

@@ -28,6 +28,7 @@
 #pragma once
 
 #include "app/bench/rule_bench_controller.h"
+#include "app/bench/rules_workspace.h"
 #include "engine/trace_replay.h"
 
 #include <QObject>
@@ -70,6 +71,13 @@ public:
     void setAnalysis(engine::AnalysisSnapshot result, engine::CatalogPtr catalog, const QString& bundlePath);
     /// Loads a rules folder and analyses a bundle itself (the standalone harness).
     void start(const QString& rulesDir, const QString& bundlePath);
+    /// Analyses another bundle with the active catalog (File › Open in the standalone bench).
+    void openBundle(const QString& bundlePath);
+    /// Which rules folder is edited: shown above the editor; "Reset rules copy" works on a copy only.
+    void setWorkspace(const RulesWorkspace& workspace);
+    const RulesWorkspace& workspace() const { return m_workspace; }
+    /// Replaces the edited copy with the shipped catalog and reloads (asks first unless `confirm` is false).
+    bool resetRulesCopy(bool confirm = true);
 
     RuleBenchController* controller() const { return m_controller; }
     views::RuleDebugger* debugger() const { return m_debugger; }
@@ -101,6 +109,7 @@ private:
     void connectSelection();
     void showResult(engine::AnalysisSnapshot result);
     void onStep(int step);
+    void sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientation, double share);
     QString catalogLine() const;
 
     QMainWindow* m_window;
@@ -114,6 +123,8 @@ private:
     views::RuleEditor* m_editor = nullptr;
     views::VerdictBanner* m_banner = nullptr;
     QMenu* m_menu = nullptr;
+    QAction* m_resetCopy = nullptr;
+    RulesWorkspace m_workspace;
     bool m_syncing = false;
 };
 

@@ -115,13 +115,18 @@ void BundleController::onAnalysed(quint64, const views::AnalysisPtr& analysis, c
     m_analysis = analysis;
     replaceSource(analysis->r().files, catalog);
     m_views.selection->setAnalysis(analysis);
-    // Start where the engineer would: on the decisive line of the root cause.
-    if (analysis->rootCauseSymptom >= 0) {
-        const int decisive = analysis->primaryObservation(analysis->rootCauseSymptom);
+    // Start where the engineer would: on the decisive line of the root cause, or of the first candidate of an
+    // ambiguous verdict.
+    const auto& candidates = analysis->r().verdict.candidates;
+    const int start = analysis->rootCauseSymptom >= 0 ? analysis->rootCauseSymptom
+        : candidates.empty()                          ? -1
+                                                      : analysis->symptomIndex(candidates.front().symptomId);
+    if (start >= 0) {
+        const int decisive = analysis->primaryObservation(start);
         if (decisive >= 0)
             m_views.selection->selectObservation(decisive);
         else
-            m_views.selection->selectSymptom(analysis->rootCauseSymptom);
+            m_views.selection->selectSymptom(start);
     }
     const auto& v = analysis->r().verdict;
     Q_EMIT statusMessage(QStringLiteral("Verdict in %1 ms: %2 / %3")

@@ -204,6 +204,12 @@ void CasesController::saveLabel(qint64 id, const store::CaseLabel& edited)
     }
 }
 
+QString CasesController::timelineImagePath(const QString& reportPath)
+{
+    const QFileInfo info(reportPath);
+    return info.dir().filePath(info.completeBaseName() + QStringLiteral("-timeline.png"));
+}
+
 bool CasesController::exportReport(const QString& path, QString* error)
 {
     try {
@@ -212,11 +218,17 @@ bool CasesController::exportReport(const QString& path, QString* error)
             *error = tr("no case is open");
             return false;
         }
+        const QImage timeline = m_timelineImage ? m_timelineImage() : QImage();
         if (path.endsWith(QStringLiteral(".pdf"), Qt::CaseInsensitive))
-            return views::writeCaseReportPdf(*record, path, error);
-        const QString text = path.endsWith(QStringLiteral(".md"), Qt::CaseInsensitive)
-            ? views::caseReportMarkdown(*record)
-            : views::caseReportHtml(*record);
+            return views::writeCaseReportPdf(*record, path, error, timeline);
+        QString text;
+        if (path.endsWith(QStringLiteral(".md"), Qt::CaseInsensitive)) {
+            const QString image = timelineImagePath(path);
+            const bool withImage = !timeline.isNull() && timeline.save(image, "PNG");
+            text = views::caseReportMarkdown(*record, withImage ? QFileInfo(image).fileName() : QString());
+        } else {
+            text = views::caseReportHtml(*record, timeline);
+        }
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text.toUtf8()) < 0) {
             *error = path + QStringLiteral(": ") + f.errorString();

@@ -7,8 +7,11 @@
 #include "engine/store/case_store.h"
 #include "engine/verdict.h"
 
+#include <QImage>
 #include <QObject>
 #include <QString>
+
+#include <functional>
 
 class QDockWidget;
 class QMainWindow;
@@ -46,10 +49,15 @@ public:
     bool openCase(qint64 id);
     /// All cases of the store, newest first (empty with a message on error).
     std::vector<store::CaseSummary> listCases();
-    /// Writes the open case as Markdown (.md), HTML (.html) or PDF (.pdf), by suffix.
+    /// Writes the open case as Markdown (.md), HTML (.html) or PDF (.pdf), by suffix, with the timeline image
+    /// when a renderer is set (embedded in HTML and PDF; a PNG beside a Markdown report, linked from it).
     bool exportReport(const QString& path, QString* error);
+    /// Draws the timeline of the case on screen for reports (the main window sets it).
+    void setTimelineRenderer(std::function<QImage()> renderer) { m_timelineImage = std::move(renderer); }
 
     qint64 currentCase() const { return m_caseId; }
+    /// The PNG a Markdown report at `reportPath` links to: "<name>-timeline.png" beside it.
+    static QString timelineImagePath(const QString& reportPath);
     views::LabelPanel* labelPanel() const { return m_labels; }
     views::SearchPanel* searchPanel() const { return m_search; }
 
@@ -71,6 +79,7 @@ private:
     views::LabelPanel* m_labels;
     views::SearchPanel* m_search;
     QString m_storePath;
+    std::function<QImage()> m_timelineImage;
     qint64 m_caseId = 0;
     bool m_adopting = false;
 };

@@ -3,7 +3,9 @@
 //                       [--find TEXT] [--rules DIR]
 // With --screenshot the process always ends: 0 with the PNG written, non-zero with a one-line reason on stderr
 // (bundle missing or not a bundle, analysis failed, PNG not writable, no verdict before the timeout).
+#include "app/bench/rule_bench.h"
 #include "app/gui/bundle_controller.h"
+#include "app/gui/cases_controller.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/main_window.h"
 #include "app/gui/settings.h"
@@ -164,7 +166,16 @@ int main(int argc, char** argv)
     QTemporaryDir scratch;
     app::Settings settings(screenshot ? scratch.filePath(QStringLiteral("settings.ini")) : QString());
     const QString rulesDir = QString::fromStdString(rules::findRulesDir(o.rulesDir.toStdString(), argv[0]));
-    app::MainWindow window(&settings, rulesDir, !screenshot);
+    // The rule editor saves into the user's copy of the shipped catalog unless a folder was chosen; screenshots
+    // read the shipped catalog as it is.
+    const bool chosen = screenshot || !o.rulesDir.isEmpty() || !qEnvironmentVariableIsEmpty("ATTRIB_RULES");
+    const bench::RulesWorkspace workspace =
+        bench::prepareRulesWorkspace(rulesDir, chosen, bench::defaultRulesCopyRoot());
+    app::MainWindow window(&settings, workspace.dir, !screenshot);
+    if (!screenshot)
+        window.ruleBench()->setWorkspace(workspace);
+    else  // and a throw-away case store: a documentation shot is not a case of the user's
+        window.casesController()->setStorePath(scratch.filePath(QStringLiteral("cases.sqlite")));
     QObject::connect(window.bundleController(), &app::BundleController::verdictShown, &window,
                      [&launch, screenshot](qint64 analysisMs) {
                          if (screenshot)

@@ -70,6 +70,7 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     statusBar()->addPermanentWidget(m_progress);
     buildMenus();
     m_cases = new CasesController(m_bundles, m_evidence, this);
+    m_cases->setTimelineRenderer([this] { return m_timeline->image(1400, 420); });
     m_cases->install(this, m_evidenceDock);
     connect(m_cases, &CasesController::statusMessage, statusBar(),
             [this](const QString& m) { statusBar()->showMessage(m, 8000); });
@@ -86,6 +87,9 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
         m_evidenceDock->raise();
     });
     qApp->installEventFilter(this);
+    // An explicit minimum: otherwise the layout sets one from the docks' sizes of the moment, and a window sized
+    // before its first show (--size 1024x700) comes out wider than asked.
+    setMinimumSize(640, 480);
     applyDefaultLayout();
     if (restoreLayout) {
         restoreGeometry(m_settings->windowGeometry());
@@ -149,13 +153,19 @@ void MainWindow::applyDefaultLayout()
 void MainWindow::applyDockShares()
 {
     // Proportional sizes: the verdict column stays readable on small screens and comes back after a resize.
+    // Before the first show the window's final size is not known yet (see event()): pixel sizes computed for
+    // the constructor's default size would widen a smaller window.
+    if (!m_shown)
+        return;
     m_restoringShares = true;
     const int left = std::max(300, static_cast<int>(width() * m_leftShare));
     resizeDocks({m_verdictDock, m_symptomsDock}, {left, left}, Qt::Horizontal);
     const int column = std::max(200, height() - 80);
     const int verdict = static_cast<int>(column * m_verdictShare);
     resizeDocks({m_verdictDock, m_symptomsDock}, {verdict, column - verdict}, Qt::Vertical);
-    resizeDocks({m_evidenceDock}, {std::max(160, static_cast<int>(height() * m_bottomShare))}, Qt::Vertical);
+    // On a short screen the evidence keeps enough height for its header and a dozen lines.
+    const int evidence = std::max({160, std::min(340, height() / 2), static_cast<int>(height() * m_bottomShare)});
+    resizeDocks({m_evidenceDock}, {evidence}, Qt::Vertical);
     m_restoringShares = false;
 }
 
@@ -174,6 +184,12 @@ void MainWindow::recordDockShares()
 
 bool MainWindow::event(QEvent* event)
 {
+    // The dock shares become pixel sizes once the window shows with its final size (--size or a test resizes
+    // it before the first show).
+    if (event->type() == QEvent::Show && !m_shown) {
+        m_shown = true;
+        applyDockShares();
+    }
     // A separator drag ends with a mouse release on the window itself: keep the user's proportions.
     if (event->type() == QEvent::MouseButtonRelease)
         QTimer::singleShot(0, this, &MainWindow::recordDockShares);

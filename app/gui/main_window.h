@@ -86,6 +86,7 @@ private:
     /// Remembers the docks' share of the window so that a resize keeps the proportions (see resizeEvent).
     void recordDockShares();
     void applyDockShares();
+    bool m_shown = false;
 
     Settings* m_settings;
     bool m_persistLayout;

@@ -78,6 +78,8 @@ public:
     std::vector<SearchHit> search(std::string_view text, std::size_t limit = 1000);
     const IndexStats& stats() const { return m_stats; }
     Tokenizer tokenizer() const { return m_tokenizer; }
+    /// The bundle's lines as the index read them (the regex mode streams them again).
+    const LineSource& source() const { return m_source; }
 
 private:
     SearchIndex(std::unique_ptr<SqliteDb> db, LineSource source, Tokenizer tokenizer, IndexStats stats);

@@ -92,6 +92,24 @@ private Q_SLOTS:
             else
                 QVERIFY(bytes.contains("node-02"));
         }
+        // The timeline on screen goes with the report: embedded in HTML, a linked PNG beside Markdown, and the
+        // PDF grows by the image.
+        QFile html(m_dir.filePath(QStringLiteral("report.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        QVERIFY(html.readAll().contains("<img width=\"640\" src=\"data:image/png;base64,"));
+        QFile md(m_dir.filePath(QStringLiteral("report.md")));
+        QVERIFY(md.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("![Timeline of the failure](report-timeline.png)"));
+        const QImage png(CasesController::timelineImagePath(m_dir.filePath(QStringLiteral("report.md"))));
+        QCOMPARE(png.size(), QSize(1400, 420));
+        const qint64 withImage = QFileInfo(m_dir.filePath(QStringLiteral("report.pdf"))).size();
+        m_cases->setTimelineRenderer({});
+        QString error;
+        QVERIFY2(m_cases->exportReport(m_dir.filePath(QStringLiteral("plain.pdf")), &error), qPrintable(error));
+        QVERIFY2(QFileInfo(m_dir.filePath(QStringLiteral("plain.pdf"))).size() + 10000 < withImage,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(QFileInfo(m_dir.filePath(QStringLiteral("plain.pdf"))).size())
+                                .arg(withImage)));
     }
 
     void caseOfAMovedBundleOpensReadOnly()

@@ -6,6 +6,8 @@
 
 #include "app/bench/corpus_impact_dialog.h"
 #include "app/bench/rule_bench.h"
+#include "app/bench/rules_workspace.h"
+#include "rules/cpp/builtin_rules.h"
 #include "views/analysis_data.h"
 #include "views/catalog/corpus_impact_model.h"
 #include "views/catalog/diagnostics_panel.h"
@@ -18,6 +20,7 @@
 #include "views/selection_model.h"
 
 #include <QDockWidget>
+#include <QGraphicsView>
 #include <QMainWindow>
 #include <QMenu>
 #include <QTableView>
@@ -29,6 +32,18 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr int Timeout = 120000;
+
+QByteArray readFileBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+void appendToFile(const QString& path, const char* text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::Append));
+    f.write(text);
+}
 
 std::string rootOf(const engine::AnalysisSnapshot& r)
 {
@@ -183,6 +198,108 @@ private Q_SLOTS:
         QCOMPARE(dialog.model()->rowCount(), 1);
         QVERIFY(dialog.model()->index(0, 0).data(views::CorpusImpactModel::ChangedRole).toBool());
         QVERIFY(dialog.summary().startsWith(QStringLiteral("1 of 1 verdict(s) changed")));
+    }
+
+    void openBundleAnalysesAnotherBundleWithTheActiveCatalog()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(!m_bench->controller()->busy(), Timeout);
+        const QString sample = QString::fromStdString(std::string(ATTRIB_SOURCE_DIR) + "/samples/nvlink-xid149");
+        const auto catalog = m_bench->controller()->catalog();
+        m_bench->openBundle(sample);
+        QTRY_VERIFY_WITH_TIMEOUT(m_bench->controller()->bundlePath() == sample && !m_bench->controller()->busy() &&
+                                     rootOf(m_bench->controller()->result()) == "nvlink_signal_integrity@node-02/gpu3",
+                                 Timeout);
+        QCOMPARE(m_bench->controller()->catalog()->hash(), catalog->hash());
+        QCOMPARE(m_bench->debugger()->stepCount(), static_cast<int>(m_bench->replay()->stepCount()));
+    }
+
+    void graphStaysFittedWhenItsPanelResizes()
+    {
+        auto* graph = m_bench->graph();
+        auto* dock = m_bench->dock(QStringLiteral("symptomGraphDock"));
+        dock->show();
+        dock->raise();
+        graph->fitToWindow();
+        QVERIFY(graph->fitsToWindow());
+        m_window.resizeDocks({dock}, {500}, Qt::Vertical);
+        QTRY_VERIFY(graph->view()->viewport()->height() > 300);
+        // Fitted: the whole scene is inside the viewport and fills it in one direction.
+        const QRect mapped = graph->view()->mapFromScene(graph->scene()->sceneRect()).boundingRect();
+        const QRect viewport = graph->view()->viewport()->rect();
+        QVERIFY2(viewport.adjusted(-2, -2, 2, 2).contains(mapped), "scene outside the viewport");
+        QVERIFY2(mapped.width() > viewport.width() * 0.8 || mapped.height() > viewport.height() * 0.8 ||
+                     graph->zoom() > 1.5,
+                 "graph not fitted");
+        graph->zoomBy(2.0);
+        QVERIFY(!graph->fitsToWindow());  // the user's zoom is kept on resize
+        const double zoomed = graph->zoom();
+        m_window.resizeDocks({dock}, {350}, Qt::Vertical);
+        QTRY_COMPARE(graph->zoom(), zoomed);
+    }
+
+    void cataloguePanelsOpenAtAWorkingWidth()
+    {
+        auto* dock = m_bench->dock(QStringLiteral("ruleCatalogDock"));
+        QVERIFY(!dock->isVisible());
+        dock->show();
+        QTRY_VERIFY2(dock->width() >= m_window.width() / 4,
+                     qPrintable(QStringLiteral("catalog %1 px of %2").arg(dock->width()).arg(m_window.width())));
+    }
+
+    void editsGoToACopyOfTheShippedCatalog()
+    {
+        const fs::path shipped = fs::path(m_tmp.path().toStdString()) / "shipped";
+        tests::copyCatalog(ATTRIB_SOURCE_RULES_DIR, shipped);
+        const QString shippedDir = QString::fromStdString(shipped.string());
+        const QString copyRoot = m_tmp.filePath(QStringLiteral("user/rules"));
+        auto ws = bench::prepareRulesWorkspace(shippedDir, false, copyRoot);
+        QVERIFY(ws.isCopy);
+        QCOMPARE(ws.dir, copyRoot);
+        QCOMPARE(ws.shipped, shippedDir);
+        QVERIFY(ws.note.contains(copyRoot) && ws.note.contains(shippedDir) && ws.note.contains(QStringLiteral("copy")));
+        QCOMPARE(bench::catalogContentHash(copyRoot), bench::catalogContentHash(shippedDir));
+        QCOMPARE(rules::loadCatalog(copyRoot.toStdString())->hash(),
+                 rules::loadCatalog(shippedDir.toStdString())->hash());
+
+        // The author's edit lands in the copy only and survives the next start.
+        const QString edited = copyRoot + QStringLiteral("/extractors/gpu.json");
+        const QString shippedFile = shippedDir + QStringLiteral("/extractors/gpu.json");
+        const QByteArray original = readFileBytes(shippedFile);
+        appendToFile(edited, "\n");
+        QCOMPARE(readFileBytes(shippedFile), original);
+        ws = bench::prepareRulesWorkspace(shippedDir, false, copyRoot);
+        QVERIFY(!ws.behindShipped);
+        QCOMPARE(readFileBytes(edited), original + "\n");
+
+        // An upgrade of the shipped catalog: the edited copy is kept and the note says it is behind.
+        appendToFile(shippedDir + QStringLiteral("/extractors/nccl.json"), " ");
+        ws = bench::prepareRulesWorkspace(shippedDir, false, copyRoot);
+        QVERIFY(ws.behindShipped);
+        QVERIFY(ws.note.contains(QStringLiteral("Reset rules copy")));
+        QCOMPARE(readFileBytes(edited), original + "\n");
+        m_bench->setWorkspace(ws);
+        QCOMPARE(m_bench->editor()->note(), ws.note);
+        QVERIFY(m_bench->resetRulesCopy(false));
+        QCOMPARE(bench::catalogContentHash(copyRoot), bench::catalogContentHash(shippedDir));
+        QVERIFY(!m_bench->workspace().behindShipped);
+
+        // An unedited copy follows the shipped catalog.
+        appendToFile(shippedDir + QStringLiteral("/extractors/nccl.json"), " ");
+        ws = bench::prepareRulesWorkspace(shippedDir, false, copyRoot);
+        QVERIFY(!ws.behindShipped);
+        QCOMPARE(bench::catalogContentHash(copyRoot), bench::catalogContentHash(shippedDir));
+    }
+
+    void aChosenFolderIsEditedInPlace()
+    {
+        const QString dir = QString::fromStdString(m_rules.string());
+        const auto ws = bench::prepareRulesWorkspace(dir, true, m_tmp.filePath(QStringLiteral("unused")));
+        QVERIFY(!ws.isCopy);
+        QCOMPARE(ws.dir, dir);
+        QVERIFY(ws.note.contains(dir) && ws.note.contains(QStringLiteral("--rules")));
+        QVERIFY(!QFileInfo::exists(m_tmp.filePath(QStringLiteral("unused"))));
+        m_bench->setWorkspace(ws);
+        QVERIFY(!m_bench->resetRulesCopy(false));
     }
 };
 

@@ -5,8 +5,10 @@
 #include "search_fixtures.h"
 
 #include "engine/store/bundle_lines.h"
+#include "engine/store/regex_search.h"
 #include "engine/store/search_index.h"
 
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -127,6 +129,47 @@ private Q_SLOTS:
         QCOMPARE(sink.last, std::uint64_t(200'000));
         QVERIFY(!fs::exists(path));
         QVERIFY(!fs::exists(path + ".partial"));
+    }
+
+    void regexModeStreamsEveryLine()
+    {
+        const LineSource source = bundleLineSource(m_bundle.result);
+        // One needle among a million lines, found by a pattern no substring search can express.
+        QElapsedTimer clock;
+        clock.start();
+        auto found = regexSearch(source, R"(Xid \(PCI:[0-9a-f:]+\): 149, pid=\d+, name=\w+, needle)", false, 100);
+        QCOMPARE(found.hits.size(), std::size_t(1));
+        QCOMPARE(found.hits[0].file, m_bundle.needleFile);
+        QCOMPARE(found.hits[0].line, m_bundle.needleLine);
+        QCOMPARE(found.hits[0].text, std::string(testing::Needle));
+        QCOMPARE(found.linesScanned, std::uint64_t(1'000'000));
+        qInfo("RE2 scan of 1,000,000 lines: %lld ms", static_cast<long long>(clock.elapsed()));
+        QVERIFY(!found.truncated && !found.cancelled);
+        // Case: insensitive unless asked.
+        QCOMPARE(regexSearch(source, "NEEDLE-7F3A", false, 10).hits.size(), std::size_t(1));
+        QCOMPARE(regexSearch(source, "NEEDLE-7F3A", true, 10).hits.size(), std::size_t(0));
+        // The limit stops the scan and says so; hits come in file and line order.
+        auto many = regexSearch(source, "Channel", false, 50);
+        QCOMPARE(many.hits.size(), std::size_t(50));
+        QVERIFY(many.truncated);
+        for (std::size_t i = 1; i < many.hits.size(); ++i)
+            QVERIFY(std::pair(many.hits[i - 1].file, many.hits[i - 1].line) <
+                    std::pair(many.hits[i].file, many.hits[i].line));
+        // Cancel: nothing more is scanned.
+        engine::CancelFlag cancel{true};
+        auto stopped = regexSearch(source, "needle", false, 10, nullptr, &cancel);
+        QVERIFY(stopped.cancelled);
+        QCOMPARE(stopped.linesScanned, std::uint64_t(0));
+        // A pattern that does not compile names itself and RE2's reason.
+        try {
+            regexSearch(source, "Xid (149", false, 10);
+            QFAIL("an unbalanced pattern compiled");
+        } catch (const StoreError& e) {
+            QCOMPARE(e.kind(), StoreError::Kind::Invalid);
+            QVERIFY2(std::string(e.what()).find("Xid (149") != std::string::npos &&
+                         std::string(e.what()).find("missing )") != std::string::npos,
+                     e.what());
+        }
     }
 
     void refusesAFileThatIsNotAnIndex()

@@ -6,6 +6,7 @@
 #include "engine/store/bundle_lines.h"
 #include "views/store/search_panel.h"
 
+#include <QCheckBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTemporaryDir>
@@ -56,14 +57,54 @@ private Q_SLOTS:
         QCOMPARE(panel.search(QStringLiteral("ab")), 0);
         QVERIFY(panel.status()->text().contains(QStringLiteral("3 characters")));
         if (const QByteArray dir = qgetenv("ATTRIB_SCREENSHOT_DIR"); !dir.isEmpty()) {
-            panel.search(QStringLiteral("Xid (PCI:0018"));
-            panel.searchBox()->setText(QStringLiteral("Xid (PCI:0018"));
-            panel.search(QStringLiteral("NCCL INFO Channel 9/32"));
-            panel.searchBox()->setText(QStringLiteral("NCCL INFO Channel 9/32"));
+            // docs/images/search-result.png: a regex over every line, hits grouped by node and file.
+            QSignalSpy finished(&panel, &SearchPanel::searchFinished);
+            panel.regexToggle()->click();
+            const QString pattern = QStringLiteral(R"(train step=\d+0000 loss)");
+            panel.searchBox()->setText(pattern);
+            panel.search(pattern);
+            QVERIFY(finished.wait(60000));
+            panel.results()->scrollToTop();
             panel.show();
             QVERIFY(QTest::qWaitForWindowExposed(&panel));
             panel.grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/search-result.png"));
         }
+    }
+
+    void regexModeScansInTheBackground()
+    {
+        SearchPanel panel;
+        QSignalSpy ready(&panel, &SearchPanel::indexReady);
+        panel.startIndex(m_dir.path().toStdString() + "/s/a.fts.sqlite", "h1",
+                         store::bundleLineSource(m_bundle.result));
+        QVERIFY(ready.wait(60000));
+        QSignalSpy finished(&panel, &SearchPanel::searchFinished);
+        QVERIFY(!panel.caseToggle()->isEnabled());
+        panel.regexToggle()->click();
+        QVERIFY(panel.regexMode());
+        QVERIFY(panel.caseToggle()->isEnabled());
+        QCOMPARE(panel.search(QStringLiteral(R"(pid=\d+, name=\w+, needle-[0-9a-f]{4})")), -1);
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(finished.last().at(0).toInt(), 1);
+        QCOMPARE(panel.results()->topLevelItemCount(), 1);
+        QVERIFY(panel.status()->text().contains(QStringLiteral("1 hits for /")));
+        QSignalSpy activated(&panel, &SearchPanel::hitActivated);
+        panel.nextHit();
+        QCOMPARE(activated.size(), 1);
+        QCOMPARE(activated[0][1].toULongLong(), qulonglong(m_bundle.needleLine));
+        // A pattern RE2 refuses: the status says why, nothing is shown.
+        panel.search(QStringLiteral("needle(["));
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(panel.results()->topLevelItemCount(), 0);
+        QVERIFY2(panel.status()->text().startsWith(QStringLiteral("regular expression")),
+                 qPrintable(panel.status()->text()));
+        // Cancel ends the scan with what it found so far; the panel stays usable.
+        panel.search(QStringLiteral("no such line anywhere \\d{9}"));
+        panel.cancelSearch();
+        QVERIFY(finished.size() == 3 || finished.wait(60000));
+        QVERIFY(!panel.searching());
+        panel.setRegexMode(false);
+        QCOMPARE(panel.search(QStringLiteral("needle-7f3a")), 1);
     }
 
     void reopenReusesAndCancelLeavesNothing()

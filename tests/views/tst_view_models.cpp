@@ -85,13 +85,54 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
+    void aSymptomOfSeveralRanksSaysHowMany()
+    {
+        auto result = std::make_shared<engine::AnalysisResult>(*tests::nvlinkFixture());
+        // The NCCL symptom gathers a second event from another rank.
+        auto it = std::find_if(result->symptoms.begin(), result->symptoms.end(),
+                               [](const engine::Symptom& s) { return s.name == "nccl_ib_completion_error"; });
+        QVERIFY(it != result->symptoms.end() && it->events.size() == 1);
+        auto first = std::find_if(result->events.begin(), result->events.end(),
+                                  [&](const engine::Event& e) { return e.id == it->events.front(); });
+        QVERIFY(first != result->events.end());
+        first->rank = 3;
+        engine::Event second = *first;
+        second.id = result->events.back().id + 1;
+        second.rank = 7;
+        result->events.push_back(second);
+        it->events.push_back(second.id);
+        const int rank = 7 + 2;  // two ranks
+        const std::string id = it->id;
+        const int gpu = it->gpu;
+        const QString node = QString::fromStdString(it->node);
+        SymptomTreeModel model;
+        const AnalysisPtr analysis = AnalysisData::build(result);
+        model.setAnalysis(analysis);
+        const QModelIndex row = model.indexOfSymptom(analysis->symptomIndex(id));
+        const QString place = row.siblingAtColumn(SymptomTreeModel::NodeColumn).data().toString();
+        QVERIFY2(place.startsWith(node) && place.endsWith(QStringLiteral("%1 ranks").arg(rank - 7)), qPrintable(place));
+        QVERIFY2(!place.contains(QStringLiteral("rank ")), qPrintable(place));
+        QCOMPARE(place.contains(QStringLiteral("GPU")), gpu >= 0);
+    }
+
     void symptomProxyToggles()
     {
         SymptomTreeModel model;
         SymptomFilterProxy proxy;
         proxy.setSourceModel(&model);
         attachTester(&proxy);
-        model.setAnalysis(m_analysis);
+        // A second demoted symptom that the text filter below does not match.
+        auto result = std::make_shared<engine::AnalysisResult>(*m_analysis->result);
+        engine::Symptom other =
+            *std::find_if(result->symptoms.begin(), result->symptoms.end(),
+                          [](const engine::Symptom& s) { return s.name == "nccl_ib_completion_error"; });
+        other.name = "collective_timeout";
+        other.id = "collective_timeout@node-01";
+        other.gpu = -1;
+        other.statusRule = "NodeFailureExplainsCommErrors";
+        other.statusReason = "a timeout after the link went down";
+        result->symptoms.push_back(other);
+        model.setAnalysis(AnalysisData::build(result));
         QCOMPARE(proxy.rowCount(), 3);
         proxy.setShowDemoted(false);
         QCOMPARE(proxy.rowCount(), 2);
@@ -100,8 +141,14 @@ private Q_SLOTS:
         QCOMPARE(proxy.rowCount(), 1);
         proxy.setShowDemoted(true);
         proxy.setShowScrubbed(true);
-        proxy.setFilterText(QStringLiteral("xid149"));
+        proxy.setFilterText(QStringLiteral("ib_completion"));
         QCOMPARE(proxy.rowCount(), 1);  // only the demoted group keeps a matching child
+        // The group counts what the filter shows, out of all.
+        const int demotedAll = model.rowCount(model.index(1, 0));
+        const int demotedShown = proxy.rowCount(proxy.index(0, 0));
+        QVERIFY(demotedShown < demotedAll);
+        QCOMPARE(proxy.index(0, 0).data().toString(),
+                 QStringLiteral("Demoted (explained away)  (%1 of %2)").arg(demotedShown).arg(demotedAll));
         const QModelIndex hit = findRow(&proxy, QStringLiteral("nccl_ib_completion_error"));
         QVERIFY(hit.isValid());
         QCOMPARE(hit.data(Qt::ForegroundRole).value<QColor>(), QColor::fromRgb(0x6d5d3a));

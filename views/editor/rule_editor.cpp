@@ -24,7 +24,12 @@ RuleEditor::RuleEditor(QWidget* parent)
     , m_highlighter(new JsonHighlighter(m_editor->document()))
     , m_title(new QLabel(tr("No rule file open: double-click a rule in the catalog."), this))
     , m_status(new QLabel(this))
+    , m_note(new QLabel(this))
 {
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setWordWrap(true);
+    m_note->setObjectName(QStringLiteral("ruleEditorNote"));
+    m_note->hide();
     m_title->setTextFormat(Qt::PlainText);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
@@ -43,6 +48,7 @@ RuleEditor::RuleEditor(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    layout->addWidget(m_note);
     layout->addWidget(m_editor, 1);
     layout->addWidget(m_status);
     connect(saveAction, &QAction::triggered, this, &RuleEditor::save);
@@ -145,6 +151,17 @@ void RuleEditor::updateTitle()
     m_title->setText(m_path.isEmpty()
                          ? tr("No rule file open")
                          : QString(m_path + (isModified() ? QStringLiteral("  \u25cf modified") : QString())));
+}
+
+void RuleEditor::setNote(const QString& note)
+{
+    m_note->setText(note);
+    m_note->setVisible(!note.isEmpty());
+}
+
+QString RuleEditor::note() const
+{
+    return m_note->text();
 }
 
 }  // namespace attrib::views

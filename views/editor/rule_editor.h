@@ -34,6 +34,9 @@ public:
     CodeEditor* editor() const { return m_editor; }
     JsonHighlighter* highlighter() const { return m_highlighter; }
     QString statusText() const;
+    /// One line above the editor saying which rules folder is edited (see bench::RulesWorkspace).
+    void setNote(const QString& note);
+    QString note() const;
 
 Q_SIGNALS:
     void saved(const QString& path);
@@ -46,6 +49,7 @@ private:
     JsonHighlighter* m_highlighter;
     QLabel* m_title;
     QLabel* m_status;
+    QLabel* m_note;
     std::vector<engine::Diagnostic> m_problems;
     QString m_rulesDir;
 };

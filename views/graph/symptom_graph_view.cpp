@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QSvgGenerator>
 #include <QToolBar>
 #include <QVBoxLayout>
@@ -39,6 +40,13 @@ public:
     }
 
 protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QGraphicsView::resizeEvent(event);
+        if (m_owner->fitsToWindow())  // first shown in a tab, or the dock resized: keep the graph whole
+            m_owner->fitToWindow();
+    }
+
     void wheelEvent(QWheelEvent* event) override
     {
         const double steps = event->angleDelta().y() / 120.0;
@@ -160,10 +168,12 @@ void SymptomGraphView::zoomBy(double factor)
 {
     const double next = std::clamp(zoom() * factor, 0.05, 8.0);
     m_canvas->scale(next / zoom(), next / zoom());
+    m_fitToWindow = false;
 }
 
 void SymptomGraphView::fitToWindow()
 {
+    m_fitToWindow = true;
     m_canvas->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     if (zoom() > MaxFitZoom)  // small graphs: readable text, not giant boxes
         m_canvas->setTransform(QTransform::fromScale(MaxFitZoom, MaxFitZoom));

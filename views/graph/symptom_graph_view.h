@@ -36,7 +36,9 @@ public:
     QGraphicsView* view() const;
     double zoom() const;
     void zoomBy(double factor);
+    /// Fits the whole graph; it stays fitted when the panel resizes until the user zooms.
     void fitToWindow();
+    bool fitsToWindow() const { return m_fitToWindow; }
 
 Q_SIGNALS:
     void symptomSelected(const QString& id);
@@ -50,6 +52,7 @@ private:
     GraphCanvas* m_canvas;
     QLabel* m_caption;
     bool m_syncing = false;
+    bool m_fitToWindow = true;
 };
 
 }  // namespace attrib::views

@@ -63,6 +63,15 @@ bool SymptomFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& ri
 
 QVariant SymptomFilterProxy::data(const QModelIndex& index, int role) const
 {
+    if (role == Qt::DisplayRole && index.column() == 0 &&
+        QSortFilterProxyModel::data(index, SymptomTreeModel::IsGroupRole).toBool()) {
+        // A group counts what the filter shows, and says so when it hides some.
+        const int shown = rowCount(index);
+        const int all = sourceModel()->rowCount(mapToSource(index));
+        const QString title = QSortFilterProxyModel::data(index, SymptomTreeModel::GroupTitleRole).toString();
+        return shown == all ? QStringLiteral("%1  (%2)").arg(title).arg(all)
+                            : QStringLiteral("%1  (%2 of %3)").arg(title).arg(shown).arg(all);
+    }
     if (role != Qt::ForegroundRole && role != Qt::FontRole)
         return QSortFilterProxyModel::data(index, role);
     const int evidenceRole = QSortFilterProxyModel::data(index, SymptomTreeModel::EvidenceRoleRole).toInt();

@@ -5,6 +5,7 @@
 #include "views/presentation.h"
 
 #include <algorithm>
+#include <set>
 
 namespace attrib::views {
 
@@ -40,6 +41,7 @@ void SymptomTreeModel::setAnalysis(AnalysisPtr analysis)
     m_itemSymptom.assign(1, -1);
     m_itemGroup.assign(1, -1);
     m_symptomItem.clear();
+    m_symptomRanks.clear();
     const bool have = m_analysis && m_analysis->hasVerdict();
     for (int g = 0; have && g < GroupCount; ++g) {
         m_tree.add(0);
@@ -57,6 +59,15 @@ void SymptomTreeModel::setAnalysis(AnalysisPtr analysis)
             return symptoms[a].firstSeen < symptoms[b].firstSeen;
         });
         m_symptomItem.assign(symptoms.size(), -1);
+        m_symptomRanks.assign(symptoms.size(), 0);
+        const auto& events = m_analysis->r().events;
+        for (std::size_t s = 0; s < symptoms.size(); ++s) {
+            std::set<int> ranks;
+            for (std::uint64_t id : symptoms[s].events)
+                if (const int e = m_analysis->eventIndex(id); e >= 0 && events[static_cast<std::size_t>(e)].rank >= 0)
+                    ranks.insert(events[static_cast<std::size_t>(e)].rank);
+            m_symptomRanks[s] = static_cast<int>(ranks.size());
+        }
         for (int s : order) {
             const int group = static_cast<int>(symptoms[s].status);
             m_symptomItem[s] = m_tree.add(1 + group);
@@ -110,6 +121,7 @@ QVariant SymptomTreeModel::groupData(int group, int column, int role) const
     switch (role) {
     case Qt::DisplayRole:
         return column == SymptomColumn ? QVariant(groupName(group) + QStringLiteral("  (%1)").arg(count)) : QVariant();
+    case GroupTitleRole: return groupName(group);
     case SymptomIndexRole: return -1;
     case EvidenceRoleRole: return -1;
     case StatusRole: return group;
@@ -123,11 +135,27 @@ QVariant SymptomTreeModel::displayText(const Symptom& s, int column) const
 {
     switch (column) {
     case SymptomColumn: return qs(s.name);
-    case NodeColumn: return placeText(s.node, s.gpu, s.rank);
+    case NodeColumn: {
+        // A symptom that gathers several ranks names how many, not the first one's.
+        const auto index = static_cast<std::size_t>(&s - m_analysis->r().symptoms.data());
+        const int ranks = index < m_symptomRanks.size() ? m_symptomRanks[index] : 0;
+        if (ranks <= 1)
+            return placeText(s.node, s.gpu, s.rank);
+        return QString(placeText(s.node, s.gpu, -1) + QStringLiteral(" · %1 ranks").arg(ranks));
+    }
     case FirstSeenColumn: return formatUtc(s.firstSeen, false);
     case CountColumn: return s.count;
     case RuleColumn: return qs(s.statusRule);
-    case ReasonColumn: return sanitizeLine(qs(s.statusReason));
+    case ReasonColumn: {
+        // An ambiguous verdict's demotions name the candidate that matched first; the other could explain them too.
+        const auto& candidates = m_analysis->r().verdict.candidates;
+        const bool byCandidate = candidates.size() > 1 && !m_analysis->r().verdict.rootCause &&
+            std::any_of(candidates.begin(), candidates.end(),
+                        [&](const engine::Candidate& c) { return c.symptomId == s.causedBy; });
+        const QString reason = sanitizeLine(qs(s.statusReason));
+        return byCandidate ? reason + QStringLiteral(" (ambiguous verdict: another candidate could explain it too)")
+                           : reason;
+    }
     }
     return {};
 }

@@ -19,6 +19,7 @@ public:
         EvidenceRoleRole,                 ///< int (EvidenceRole), -1 for group rows
         SortRole,                         ///< raw value for sorting
         IsGroupRole,
+        GroupTitleRole,  ///< QString: a group row's name without its count
     };
 
     explicit SymptomTreeModel(QObject* parent = nullptr);
@@ -38,9 +39,10 @@ private:
     QVariant displayText(const engine::Symptom& s, int column) const;
 
     AnalysisPtr m_analysis;
-    std::vector<int> m_itemSymptom;  ///< item -> symptom index (-1: group or root)
-    std::vector<int> m_itemGroup;    ///< item -> group (status)
-    std::vector<int> m_symptomItem;  ///< symptom -> item
+    std::vector<int> m_itemSymptom;   ///< item -> symptom index (-1: group or root)
+    std::vector<int> m_itemGroup;     ///< item -> group (status)
+    std::vector<int> m_symptomItem;   ///< symptom -> item
+    std::vector<int> m_symptomRanks;  ///< symptom -> distinct ranks among its events
 };
 
 }  // namespace attrib::views

@@ -9,6 +9,7 @@
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QTextDocument>
+#include <QUrl>
 
 #include <nlohmann/json.hpp>
 
@@ -115,7 +116,7 @@ QString markdownCodeBlock(const QString& text)
     return fence + QLatin1Char('\n') + text + QLatin1Char('\n') + fence + QLatin1Char('\n');
 }
 
-QString caseReportMarkdown(const store::CaseRecord& r)
+QString caseReportMarkdown(const store::CaseRecord& r, const QString& timelineImage)
 {
     const ReportFacts f = factsOf(r);
     QString md = QStringLiteral("# ") + escapeMarkdown(f.title) + QStringLiteral("\n\n");
@@ -131,6 +132,9 @@ QString caseReportMarkdown(const store::CaseRecord& r)
     if (!f.action.isEmpty())
         md += QStringLiteral("**Recommended action:** ") + escapeMarkdown(f.action) + QStringLiteral(" (") +
             escapeMarkdown(f.why) + QStringLiteral(")\n\n");
+    if (!timelineImage.isEmpty())
+        md += QStringLiteral("![Timeline of the failure](") +
+            QString::fromLatin1(QUrl::toPercentEncoding(timelineImage, "/")) + QStringLiteral(")\n\n");
     md += QStringLiteral("## Demoted symptoms\n\n");
     for (const auto& d : f.demoted)
         md += QStringLiteral("- ") + escapeMarkdown(d.name) + QStringLiteral(" on ") + escapeMarkdown(d.node) +
@@ -158,8 +162,8 @@ QString caseReportHtml(const store::CaseRecord& r, const QImage& timeline)
             QStringLiteral(" (rule ") + h(f.rootRule) + QStringLiteral(")<br>") + h(f.rootSummary) +
             QStringLiteral("</p>");
     if (!f.decisiveText.isEmpty())
-        html += QStringLiteral("<p>Decisive evidence, ") + h(f.decisiveWhere) + QStringLiteral(":</p><pre>") +
-            h(f.decisiveText) + QStringLiteral("</pre>");
+        html += QStringLiteral("<p>Decisive evidence, ") + h(f.decisiveWhere) +
+            QStringLiteral(":</p><pre style=\"white-space: pre-wrap\">") + h(f.decisiveText) + QStringLiteral("</pre>");
     if (!f.action.isEmpty())
         html += QStringLiteral("<p><b>Recommended action:</b> ") + h(f.action) + QStringLiteral(" (") + h(f.why) +
             QStringLiteral(")</p>");

@@ -11,7 +11,8 @@
 
 namespace attrib::views {
 
-QString caseReportMarkdown(const store::CaseRecord& record);
+/// `timelineImage`, when given, is the file name (relative to the report) of the timeline PNG to link.
+QString caseReportMarkdown(const store::CaseRecord& record, const QString& timelineImage = {});
 /// Self-contained HTML; `timeline` (when not null) is embedded as a PNG data URI.
 QString caseReportHtml(const store::CaseRecord& record, const QImage& timeline = {});
 /// Writes the HTML report as an A4 PDF; false with `error` set when the file cannot be written.

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/store/search_panel.h"
 
+#include "engine/store/regex_search.h"
+#include "views/presentation.h"
+
+#include <QCheckBox>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -27,23 +31,27 @@ constexpr std::size_t MaxHits = 2000;
 /// Forwards index progress to the panel's progress bar on the GUI thread.
 class PanelProgress : public engine::ProgressSink {
 public:
-    explicit PanelProgress(QProgressBar* bar)
+    /// `format` takes the done count as %1 and the total as %2.
+    PanelProgress(QProgressBar* bar, QString format)
         : m_bar(bar)
+        , m_format(std::move(format))
     {
     }
-    void progress(const std::string&, std::uint64_t done, std::uint64_t) override
+    void progress(const std::string&, std::uint64_t done, std::uint64_t total) override
     {
         QMetaObject::invokeMethod(
             m_bar,
-            [bar = m_bar, done] {
+            [bar = m_bar,
+             text = m_format.contains(QLatin1String("%2")) ? m_format.arg(done).arg(total) : m_format.arg(done)] {
                 if (bar)
-                    bar->setFormat(QStringLiteral("indexing: %1 lines").arg(done));
+                    bar->setFormat(text);
             },
             Qt::QueuedConnection);
     }
 
 private:
     QPointer<QProgressBar> m_bar;
+    QString m_format;
 };
 
 }  // namespace
@@ -55,7 +63,14 @@ SearchPanel::SearchPanel(QWidget* parent)
     , m_status(new QLabel(this))
     , m_progress(new QProgressBar(this))
     , m_cancel(new QPushButton(tr("Cancel"), this))
+    , m_regex(new QCheckBox(tr("Rege&x"), this))
+    , m_case(new QCheckBox(tr("Match c&ase"), this))
 {
+    m_regex->setToolTip(tr("Search with an RE2 regular expression, streamed over every file (no index: slower, "
+                           "cancellable with Esc or Cancel)"));
+    m_case->setToolTip(tr("Regex mode: match upper and lower case exactly (substring search ignores case)"));
+    m_case->setEnabled(false);
+    connect(m_regex, &QCheckBox::toggled, this, &SearchPanel::setRegexMode);
     setObjectName(QStringLiteral("SearchPanel"));
     m_box->setPlaceholderText(tr("Search every line of the bundle (3+ characters; Enter, F3, Shift+F3)"));
     m_box->setClearButtonEnabled(true);
@@ -72,6 +87,8 @@ SearchPanel::SearchPanel(QWidget* parent)
     m_cancel->hide();
     auto* row = new QHBoxLayout;
     row->addWidget(m_box, 1);
+    row->addWidget(m_regex);
+    row->addWidget(m_case);
     row->addWidget(m_progress);
     row->addWidget(m_cancel);
     auto* layout = new QVBoxLayout(this);
@@ -85,7 +102,10 @@ SearchPanel::SearchPanel(QWidget* parent)
             nextHit();
         m_box->setModified(false);
     });
-    connect(m_cancel, &QPushButton::clicked, this, &SearchPanel::cancelIndex);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        cancelIndex();
+        cancelSearch();
+    });
     connect(m_results, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         if (item && item->data(0, LineRole).isValid())
             Q_EMIT hitActivated(item->data(0, FileRole).toInt(), item->data(0, LineRole).toULongLong());
@@ -95,7 +115,10 @@ SearchPanel::SearchPanel(QWidget* parent)
 SearchPanel::~SearchPanel()
 {
     m_cancelFlag = true;
+    m_scanCancel = true;
     joinBuilder();
+    if (m_scanner.joinable())
+        m_scanner.join();
 }
 
 void SearchPanel::joinBuilder()
@@ -116,7 +139,7 @@ void SearchPanel::startIndex(const std::string& indexPath, const std::string& bu
     m_status->setText(tr("Indexing every line of the bundle…"));
     QPointer<SearchPanel> self(this);
     m_builder = std::thread([self, indexPath, bundleHash, source = std::move(source), this] {
-        PanelProgress progress(m_progress);
+        PanelProgress progress(m_progress, tr("indexing: %1 lines"));
         std::shared_ptr<store::SearchIndex> index;
         QString error;
         try {
@@ -182,6 +205,10 @@ int SearchPanel::search(const QString& text)
     m_current = -1;
     if (!m_index)
         return 0;
+    if (regexMode()) {
+        startRegexScan(text);
+        return -1;
+    }
     QElapsedTimer timer;
     timer.start();
     std::vector<store::SearchHit> hits;
@@ -189,8 +216,101 @@ int SearchPanel::search(const QString& text)
         hits = m_index->search(text.toStdString(), MaxHits);
     } catch (const store::StoreError& e) {
         m_status->setText(QString::fromStdString(e.what()));
+        Q_EMIT searchFinished(0);
         return 0;
     }
+    showHits(hits);
+    m_status->setText(tr("%1%2 hits for \"%3\" in %4 ms")
+                          .arg(hits.size() >= MaxHits ? tr("first ") : QString())
+                          .arg(hits.size())
+                          .arg(text)
+                          .arg(timer.elapsed()));
+    Q_EMIT searchFinished(static_cast<int>(hits.size()));
+    return static_cast<int>(hits.size());
+}
+
+void SearchPanel::setRegexMode(bool regex)
+{
+    m_regex->setChecked(regex);
+    m_case->setEnabled(regex);
+    m_box->setPlaceholderText(regex ? tr("RE2 regular expression over every line (Enter, F3, Shift+F3)")
+                                    : tr("Search every line of the bundle (3+ characters; Enter, F3, Shift+F3)"));
+    m_box->setModified(true);  // the next Enter searches again in the new mode
+}
+
+bool SearchPanel::regexMode() const
+{
+    return m_regex->isChecked();
+}
+
+void SearchPanel::cancelSearch()
+{
+    m_scanCancel = true;
+}
+
+void SearchPanel::startRegexScan(const QString& pattern)
+{
+    m_scanCancel = true;
+    if (m_scanner.joinable())
+        m_scanner.join();
+    m_scanCancel = false;
+    m_progress->setFormat(tr("searching…"));
+    m_progress->show();
+    m_cancel->show();
+    m_status->setText(tr("Searching every line for /%1/…").arg(pattern));
+    QPointer<SearchPanel> self(this);
+    m_scanner = std::thread([self, pattern, source = m_index->source(), caseSensitive = m_case->isChecked(),
+                             progress = std::make_shared<PanelProgress>(m_progress, tr("searching: file %1 of %2")),
+                             cancel = &m_scanCancel] {
+        QElapsedTimer timer;
+        timer.start();
+        std::vector<store::SearchHit> hits;
+        QString note;
+        try {
+            auto found =
+                store::regexSearch(source, pattern.toStdString(), caseSensitive, MaxHits, progress.get(), cancel);
+            hits = std::move(found.hits);
+            if (found.cancelled)
+                note = tr(" (cancelled after %1 lines)").arg(found.linesScanned);
+            else if (found.truncated)
+                note = tr(" (stopped at the first %1)").arg(MaxHits);
+            if (!found.errors.empty())
+                note += tr("; %n file(s) unreadable: %1", nullptr, static_cast<int>(found.errors.size()))
+                            .arg(QString::fromStdString(found.errors.front()));
+        } catch (const store::StoreError& e) {
+            note = QString::fromStdString(e.what());
+            hits.clear();
+        }
+        QMetaObject::invokeMethod(
+            self,
+            [self, pattern, hits = std::move(hits), note, ms = timer.elapsed()]() mutable {
+                if (self)
+                    self->finishRegexScan(pattern, std::move(hits), note, ms);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void SearchPanel::finishRegexScan(const QString& pattern, std::vector<store::SearchHit> hits, const QString& note,
+                                  qint64 ms)
+{
+    if (m_scanner.joinable())
+        m_scanner.join();
+    m_progress->hide();
+    m_cancel->hide();
+    showHits(hits);
+    if (hits.empty() && note.startsWith(QStringLiteral("regular expression")))
+        m_status->setText(note);  // the pattern did not compile: RE2's reason, nothing else
+    else
+        m_status->setText(tr("%1 hits for /%2/ in %3 ms%4").arg(hits.size()).arg(pattern).arg(ms).arg(note));
+    Q_EMIT searchFinished(static_cast<int>(hits.size()));
+}
+
+void SearchPanel::showHits(const std::vector<store::SearchHit>& hits)
+{
+    m_results->clear();
+    m_hitItems.clear();
+    m_current = -1;
     std::map<QString, QTreeWidgetItem*> nodes;
     for (const auto& hit : hits) {
         const QString node = hit.node.empty() ? tr("(no node)") : QString::fromStdString(hit.node);
@@ -200,7 +320,8 @@ int SearchPanel::search(const QString& text)
             nodeItem->setExpanded(true);
         }
         auto* fileItem = groupItem(nodeItem, QString::fromStdString(hit.path));
-        auto* item = new QTreeWidgetItem(fileItem, {QString::number(hit.line), QString::fromStdString(hit.text)});
+        auto* item =
+            new QTreeWidgetItem(fileItem, {QString::number(hit.line), sanitizeLine(QString::fromStdString(hit.text))});
         item->setData(0, FileRole, static_cast<int>(hit.file));
         item->setData(0, LineRole, QVariant::fromValue<qulonglong>(hit.line));
         m_hitItems.push_back(item);
@@ -215,12 +336,6 @@ int SearchPanel::search(const QString& text)
         n->setText(1, tr("%n hit(s)", nullptr, count));
     }
     m_results->resizeColumnToContents(0);
-    m_status->setText(tr("%1%2 hits for \"%3\" in %4 ms")
-                          .arg(hits.size() >= MaxHits ? tr("first ") : QString())
-                          .arg(hits.size())
-                          .arg(text)
-                          .arg(timer.elapsed()));
-    return static_cast<int>(hits.size());
 }
 
 void SearchPanel::nextHit(bool backwards)
@@ -241,6 +356,10 @@ bool SearchPanel::eventFilter(QObject* watched, QEvent* event)
         const auto* key = static_cast<QKeyEvent*>(event);
         if (key->key() == Qt::Key_F3) {
             nextHit(key->modifiers() & Qt::ShiftModifier);
+            return true;
+        }
+        if (key->key() == Qt::Key_Escape && searching()) {
+            cancelSearch();
             return true;
         }
     }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Full-text search over every line of the bundle: the index is built (or reused) in the background with
 // progress and cancel; results are grouped by node and file; Enter / F3 / Shift+F3 step through the hits and
-// activating one asks for the evidence view at that line.
+// activating one asks for the evidence view at that line. The second mode (Regex) streams an RE2 expression
+// over the same lines in the background, cancellable.
 #pragma once
 
 #include "engine/store/search_index.h"
@@ -12,6 +13,7 @@
 #include <memory>
 #include <thread>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -36,19 +38,28 @@ public:
     void setIndex(std::shared_ptr<store::SearchIndex> index);
     bool ready() const { return m_index != nullptr; }
 
-    /// Runs the query in the box; returns the number of hits.
+    /// Runs the query: substring search in the index at once (returns the number of hits), or in regex mode
+    /// a background scan (returns -1; searchFinished tells when it is done). Both emit searchFinished.
     int search(const QString& text);
+    void setRegexMode(bool regex);
+    bool regexMode() const;
+    /// Stops a running regex scan (its hits so far stay shown).
+    void cancelSearch();
+    bool searching() const { return m_scanner.joinable(); }
     /// Moves to the next / previous hit (F3 / Shift+F3) and activates it.
     void nextHit(bool backwards = false);
 
     QLineEdit* searchBox() const { return m_box; }
     QTreeWidget* results() const { return m_results; }
     QLabel* status() const { return m_status; }
+    QCheckBox* regexToggle() const { return m_regex; }
+    QCheckBox* caseToggle() const { return m_case; }
 
 Q_SIGNALS:
     /// A hit was activated: show this bundle file (index into the analysis' files) at this line.
     void hitActivated(int file, qulonglong line);
     void indexReady();
+    void searchFinished(int hits);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
@@ -57,15 +68,22 @@ private:
     void finishBuild(std::shared_ptr<store::SearchIndex> index, const QString& error, bool cancelled);
     QTreeWidgetItem* groupItem(QTreeWidgetItem* parent, const QString& text);
     void joinBuilder();
+    void startRegexScan(const QString& pattern);
+    void finishRegexScan(const QString& pattern, std::vector<store::SearchHit> hits, const QString& note, qint64 ms);
+    void showHits(const std::vector<store::SearchHit>& hits);
 
     QLineEdit* m_box;
     QTreeWidget* m_results;
     QLabel* m_status;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
+    QCheckBox* m_regex;
+    QCheckBox* m_case;
     std::shared_ptr<store::SearchIndex> m_index;
     std::thread m_builder;
     std::atomic<bool> m_cancelFlag{false};
+    std::thread m_scanner;
+    std::atomic<bool> m_scanCancel{false};
     std::vector<QTreeWidgetItem*> m_hitItems;
     int m_current = -1;
 };

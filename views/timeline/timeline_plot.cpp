@@ -43,9 +43,40 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     connect(this, &QCustomPlot::afterLayout, this, &TimelinePlot::fitLanes);
 }
 
+TimelinePlot::~TimelinePlot()
+{
+    if (!m_legend->layout())  // out of the layout, the plot does not own it
+        delete m_legend;
+}
+
+void TimelinePlot::setLegendMode(LegendMode mode)
+{
+    m_legendMode = mode;
+    if (updateLegendPlacement())
+        replot(rpQueuedReplot);
+}
+
+bool TimelinePlot::updateLegendPlacement()
+{
+    const bool want =
+        m_legendMode == LegendMode::Shown || (m_legendMode == LegendMode::Auto && height() >= AutoLegendHeight);
+    if (want == legendShown())
+        return false;
+    if (want) {
+        plotLayout()->addElement(1, 0, m_legend);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+    } else {
+        plotLayout()->take(m_legend);
+        plotLayout()->simplify();
+    }
+    m_legend->setVisible(want);
+    Q_EMIT legendShownChanged(want);
+    return true;
+}
+
 void TimelinePlot::fitLanes()
 {
-    if (updateLegendWrap()) {
+    if (updateLegendPlacement() || updateLegendWrap()) {
         replot(rpQueuedReplot);
         return;
     }
@@ -456,6 +487,7 @@ void TimelinePlot::wheelEvent(QWheelEvent* event)
 void TimelinePlot::resizeEvent(QResizeEvent* event)
 {
     QCustomPlot::resizeEvent(event);
+    updateLegendPlacement();
     updateLegendWrap();
     plotLayout()->update(QCPLayoutElement::upLayout);
     setFirstLane(firstLane());

@@ -15,6 +15,15 @@ class TimelinePlot : public QCustomPlot {
 
 public:
     explicit TimelinePlot(QWidget* parent = nullptr);
+    ~TimelinePlot() override;
+
+    /// The legend below the plot. Auto shows it when the plot is tall enough to keep room for its lanes
+    /// (below AutoLegendHeight pixels the lanes need the space: the toolbar's Legend action brings it back).
+    enum class LegendMode { Auto, Shown, Hidden };
+    static constexpr int AutoLegendHeight = 380;
+    void setLegendMode(LegendMode mode);
+    LegendMode legendMode() const { return m_legendMode; }
+    bool legendShown() const { return m_legend->layout() != nullptr; }
 
     /// A new analysis: the plot empties until its timeline data arrives.
     void setAnalysis(AnalysisPtr analysis);
@@ -58,6 +67,7 @@ Q_SIGNALS:
     void eventClicked(int event);
     void symptomClicked(int symptom);
     void lanesChanged();
+    void legendShownChanged(bool shown);
 
 protected:
     bool event(QEvent* event) override;
@@ -76,6 +86,8 @@ private:
     void rebuildLegend();
     /// Legend items per row for the current width; true when it changed.
     bool updateLegendWrap();
+    /// Puts the legend in or takes it out of the layout as the mode and height want; true when it moved.
+    bool updateLegendPlacement();
     void updateTimeAxisLabel();
     void clampTimeRange(const QCPRange& range);
     void clampLaneRange(const QCPRange& range);
@@ -89,6 +101,7 @@ private:
     QSharedPointer<TimeTicker> m_ticker;
     QSharedPointer<QCPAxisTickerText> m_laneTicker;
     QCPLegend* m_legend = nullptr;
+    LegendMode m_legendMode = LegendMode::Auto;
     QPoint m_pressPos;
     Selection m_current;
     bool m_clamping = false;

@@ -44,6 +44,16 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
     connect(m_relative, &QAction::toggled, m_plot, &TimelinePlot::setRelativeTime);
     bar->addAction(QStringLiteral("Expand GPUs"), this, [this] { m_plot->setAllExpanded(true); });
     bar->addAction(QStringLiteral("Collapse"), this, [this] { m_plot->setAllExpanded(false); });
+    QAction* legend = bar->addAction(QStringLiteral("Legend"));
+    legend->setObjectName(QStringLiteral("timelineLegendAction"));
+    legend->setCheckable(true);
+    legend->setChecked(m_plot->legendShown());
+    legend->setToolTip(QStringLiteral("Show or hide what the colours and markers mean (hidden by itself when the "
+                                      "timeline is short, to keep room for the lanes)"));
+    connect(legend, &QAction::triggered, this, [this](bool on) {
+        m_plot->setLegendMode(on ? TimelinePlot::LegendMode::Shown : TimelinePlot::LegendMode::Hidden);
+    });
+    connect(m_plot, &TimelinePlot::legendShownChanged, legend, &QAction::setChecked);
     bar->addSeparator();
     bar->addWidget(m_info);
     m_info->setTextFormat(Qt::PlainText);
@@ -198,6 +208,13 @@ void TimelineView::updateInfo()
 bool TimelineView::exportPng(const QString& fileName, int width, int height)
 {
     return m_plot->savePng(fileName, width, height);
+}
+
+QImage TimelineView::image(int width, int height) const
+{
+    if (!m_plot->timelineData())
+        return {};
+    return m_plot->toPixmap(width, height).toImage();
 }
 
 bool TimelineView::exportSvg(const QString& fileName, int width, int height)

@@ -6,6 +6,7 @@
 #include "views/selection_model.h"
 #include "views/timeline/timeline_data.h"
 
+#include <QImage>
 #include <QWidget>
 
 class QAction;
@@ -33,6 +34,8 @@ public:
     QAction* relativeTimeAction() const { return m_relative; }
 
     bool exportPng(const QString& fileName, int width = 0, int height = 0);
+    /// The plot as an image of the given size (0: the plot's own); null when no timeline is shown.
+    QImage image(int width = 0, int height = 0) const;
     bool exportSvg(const QString& fileName, int width = 0, int height = 0);
 
 private:

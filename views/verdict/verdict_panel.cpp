@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/verdict/verdict_panel.h"
 
+#include "views/verdict/candidate_comparison.h"
+
 #include "views/coverage/coverage_summary.h"
 #include "views/describe.h"
 #include "views/glossary.h"
 #include "views/presentation.h"
 
 #include <QBoxLayout>
+#include <QDialog>
 #include <QEvent>
 #include <QFontDatabase>
 #include <QFrame>
@@ -311,6 +314,32 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
     }
     if (!v.candidates.front().separatedBy.empty())
         layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(v.candidates.front().separatedBy), this));
+    if (v.candidates.size() > 1) {
+        QPushButton* compare = link(QStringLiteral("Compare the candidates side by side\u2026"), this);
+        compare->setObjectName(QStringLiteral("compareCandidates"));
+        connect(compare, &QPushButton::clicked, this, &VerdictPanel::showCandidateComparison);
+        layout->addWidget(compare);
+    }
+}
+
+void VerdictPanel::showCandidateComparison()
+{
+    auto* dialog = new QDialog(this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setObjectName(QStringLiteral("candidateComparisonDialog"));
+    dialog->setWindowTitle(QStringLiteral("Competing candidates"));
+    auto* table = new CandidateComparison(dialog);
+    table->setAnalysis(m_analysis);
+    connect(table, &CandidateComparison::candidateActivated, this,
+            [this](int symptom) { m_selection->selectSymptom(symptom); });
+    auto* note = text(QStringLiteral("Tinted rows differ between the candidates. Click a column header to show "
+                                     "that candidate's evidence."),
+                      dialog);
+    auto* box = new QVBoxLayout(dialog);
+    box->addWidget(note);
+    box->addWidget(table, 1);
+    dialog->resize(960, 560);
+    dialog->show();
 }
 
 void VerdictPanel::addLeads(QVBoxLayout* layout)

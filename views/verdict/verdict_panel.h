@@ -40,6 +40,7 @@ private:
     void addAction(QVBoxLayout* layout);
     void addAffectedNodes(QVBoxLayout* layout);
     void addCandidates(QVBoxLayout* layout);
+    void showCandidateComparison();
     void addLeads(QVBoxLayout* layout);
     void addCoverage(QVBoxLayout* layout);
     void addFooter(QVBoxLayout* layout);
