@@ -82,6 +82,12 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
             [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     connect(m_bundles, &BundleController::bundleChanged, this, &MainWindow::updateTitle);
     connect(m_verdict, &views::VerdictPanel::copyMarkdownRequested, m_reports, &ReportActions::copyVerdictMarkdown);
+    connect(m_verdict, &views::VerdictPanel::catalogProblemsRequested, this, [this] {
+        if (QDockWidget* problems = m_bench->dock(QStringLiteral("ruleProblemsDock"))) {
+            problems->show();
+            problems->raise();
+        }
+    });
     connect(m_coverage, &views::CoverageView::fileActivated, this, [this](int file) {
         m_evidence->showFile(file);
         m_evidenceDock->raise();

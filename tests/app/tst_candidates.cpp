@@ -3,6 +3,7 @@
 // be compared side by side (rows that tell them apart tinted, a header click shows that candidate), and the
 // demotions that name one candidate say that the other could explain them too.
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/main_window.h"
@@ -33,13 +34,9 @@ class TestCandidates : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        m_window = std::make_unique<MainWindow>(m_settings.get(), QStringLiteral(ATTRIB_SOURCE_RULES_DIR), false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
-        QSignalSpy shown(m_window->bundleController(), &BundleController::verdictShown);
-        m_window->openBundle(QString::fromStdString(tests::samplePath("ambiguous-nvlink-pair")));
-        QVERIFY(shown.wait(120000));
+        m_window = tests::showWorkbench(m_settings, m_dir);
+        QVERIFY(m_window);
+        QVERIFY(tests::openSampleAndWait(*m_window, "ambiguous-nvlink-pair"));
         QCOMPARE(analysis().r().verdict.terminalState, std::string("ambiguous"));
         QVERIFY(analysis().r().verdict.candidates.size() >= 2);
     }

@@ -2,6 +2,7 @@
 // Cases in the workbench: an analysis is saved as a case, reopened from the store without the engine (also
 // read-only when the bundle has moved), labeled through the panel as you type, and exported as a report.
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/cases_controller.h"
@@ -44,12 +45,10 @@ class TestCasesController : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        m_window = std::make_unique<MainWindow>(m_settings.get(), QStringLiteral(ATTRIB_SOURCE_RULES_DIR), false);
+        m_window = tests::showWorkbench(m_settings, m_dir);
+        QVERIFY(m_window);
         m_cases = m_window->casesController();
         m_cases->setStorePath(QString::fromStdString(storePath()));
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
     }
 
     void analysisIsSavedAndLabeledAsYouType()

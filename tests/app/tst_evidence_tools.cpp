@@ -4,6 +4,7 @@
 // without file:line, the Markdown quote, bookmarks (Ctrl+M, F2), the merged time-ordered view with go to time,
 // the culprit's log, and a binary file shown as "binary, not read".
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/main_window.h"
@@ -33,12 +34,7 @@ private:
     views::EvidencePanel* panel() const { return m_window->evidencePanel(); }
     views::EvidenceTextView* view() const { return panel()->textView(); }
 
-    bool open(const QString& bundle)
-    {
-        QSignalSpy timeline(m_window->bundleController(), &BundleController::timelineShown);
-        m_window->openBundle(bundle);
-        return timeline.wait(60000);
-    }
+    bool open(const QString& bundle) { return tests::openAndWait(*m_window, bundle, true); }
 
     void showDmesg()
     {
@@ -54,10 +50,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        m_window = std::make_unique<MainWindow>(m_settings.get(), QStringLiteral(ATTRIB_SOURCE_RULES_DIR), false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window = tests::showWorkbench(m_settings, m_dir);
+        QVERIFY(m_window);
         QVERIFY(open(QString::fromStdString(tests::samplePath("nvlink-xid149"))));
     }
 

@@ -3,6 +3,7 @@
 // visible in the verdict pane (widget geometry, not pixels); the layout comes back after a resize; no two
 // shortcuts of the window (rule debugger docked) collide; Esc leaves a field before it cancels.
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/help.h"
@@ -71,10 +72,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        m_window = std::make_unique<MainWindow>(m_settings.get(), QStringLiteral(ATTRIB_SOURCE_RULES_DIR), false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window = tests::showWorkbench(m_settings, m_dir);
+        QVERIFY(m_window);
     }
 
     void noDuplicateShortcuts()

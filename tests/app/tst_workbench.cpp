@@ -3,6 +3,7 @@
 // root cause to the timeline and its evidence line, pick a demoted NCCL symptom and see why it was demoted,
 // copy the verdict as Markdown, export the timeline, and the recent list.
 #include "../common/test_catalog.h"
+#include "../common/workbench_window.h"
 
 #include "app/gui/bundle_controller.h"
 #include "app/gui/job_controller.h"
@@ -53,14 +54,10 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        m_settings = std::make_unique<Settings>(m_dir.filePath(QStringLiteral("settings.ini")));
-        m_window = std::make_unique<MainWindow>(m_settings.get(), QStringLiteral(ATTRIB_SOURCE_RULES_DIR), false);
-        m_window->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        m_window = tests::showWorkbench(m_settings, m_dir);
+        QVERIFY(m_window);
         QSignalSpy verdict(m_window->bundleController(), &BundleController::verdictShown);
-        QSignalSpy timeline(m_window->bundleController(), &BundleController::timelineShown);
-        m_window->openBundle(QString::fromStdString(tests::samplePath("nvlink-xid149")));
-        QVERIFY(timeline.wait(60000));
+        QVERIFY(tests::openSampleAndWait(*m_window, "nvlink-xid149", true));
         QCOMPARE(verdict.size(), 1);
     }
 

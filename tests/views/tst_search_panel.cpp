@@ -22,6 +22,15 @@ class TestSearchPanel : public QObject {
     QTemporaryDir m_dir;
     store::testing::GeneratedBundle m_bundle;
 
+    /// Builds (first time) or reuses the bundle's index in `panel` and waits until it is ready.
+    bool indexed(SearchPanel& panel)
+    {
+        QSignalSpy ready(&panel, &SearchPanel::indexReady);
+        panel.startIndex(m_dir.path().toStdString() + "/s/a.fts.sqlite", "h1",
+                         store::bundleLineSource(m_bundle.result));
+        return ready.wait(60000);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -74,10 +83,7 @@ private Q_SLOTS:
     void regexModeScansInTheBackground()
     {
         SearchPanel panel;
-        QSignalSpy ready(&panel, &SearchPanel::indexReady);
-        panel.startIndex(m_dir.path().toStdString() + "/s/a.fts.sqlite", "h1",
-                         store::bundleLineSource(m_bundle.result));
-        QVERIFY(ready.wait(60000));
+        QVERIFY(indexed(panel));
         QSignalSpy finished(&panel, &SearchPanel::searchFinished);
         QVERIFY(!panel.caseToggle()->isEnabled());
         panel.regexToggle()->click();
@@ -110,10 +116,7 @@ private Q_SLOTS:
     void reopenReusesAndCancelLeavesNothing()
     {
         SearchPanel panel;
-        QSignalSpy ready(&panel, &SearchPanel::indexReady);
-        panel.startIndex(m_dir.path().toStdString() + "/s/a.fts.sqlite", "h1",
-                         store::bundleLineSource(m_bundle.result));
-        QVERIFY(ready.wait(60000));
+        QVERIFY(indexed(panel));
         QVERIFY(panel.status()->text().contains(QStringLiteral("reused")));
         const std::string other = m_dir.path().toStdString() + "/s/b.fts.sqlite";
         panel.startIndex(other, "h2", store::bundleLineSource(m_bundle.result));

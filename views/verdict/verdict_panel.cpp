@@ -186,6 +186,7 @@ void VerdictPanel::rebuild()
     layout->setSpacing(3);
     // What to do comes right after what failed, so that both fit a small window without scrolling.
     addBadges(layout);
+    addCatalogProblems(layout);  // a verdict made without some rules says so before anything else
     addRootCause(layout);
     addLeads(layout);
     addAction(layout);
@@ -355,6 +356,34 @@ void VerdictPanel::addLeads(QVBoxLayout* layout)
         line->setStyleSheet(QStringLiteral("background: #fffcf0; border-left: 4px solid #9e9e9e; padding: 4px"));
         layout->addWidget(line);
     }
+}
+
+void VerdictPanel::addCatalogProblems(QVBoxLayout* layout)
+{
+    // A rule file that failed to load leaves its rules out: the verdict was made without them.
+    QStringList errors;
+    for (const std::string& d : m_analysis->r().diagnostics)
+        if (d.find(": error:") != std::string::npos)
+            errors << sanitizeLine(qs(d));
+    if (errors.isEmpty())
+        return;
+    QString message = QStringLiteral("\u26a0 The rule catalog has %1 error(s): the rules they concern were left out, "
+                                     "so this verdict may be wrong.")
+                          .arg(errors.size());
+    // The first one, short: the Rule problems panel has them all.
+    const QString first = errors.front();
+    message += QStringLiteral("\n\u2022 ") + (first.size() > 140 ? first.left(140) + QStringLiteral("\u2026") : first);
+    if (errors.size() > 1)
+        message += QStringLiteral("\n\u2026 and %1 more").arg(errors.size() - 1);
+    QLabel* box = text(message, this);
+    box->setObjectName(QStringLiteral("catalogWarning"));
+    box->setToolTip(errors.join(QLatin1Char('\n')));
+    box->setStyleSheet(QStringLiteral("background: #fdecea; border: 2px solid #c62828; padding: 6px; color: #5f1010"));
+    layout->addWidget(box);
+    QPushButton* show = link(QStringLiteral("Show the rule problems"), this);
+    show->setObjectName(QStringLiteral("showCatalogProblems"));
+    connect(show, &QPushButton::clicked, this, &VerdictPanel::catalogProblemsRequested);
+    layout->addWidget(show);
 }
 
 void VerdictPanel::addCoverage(QVBoxLayout* layout)

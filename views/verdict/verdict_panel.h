@@ -30,6 +30,8 @@ public:
 
 Q_SIGNALS:
     void copyMarkdownRequested();
+    /// "Show the rule problems" under the catalog warning (the window raises the Rule problems panel).
+    void catalogProblemsRequested();
 
 private:
     void onAnalysisChanged(const AnalysisPtr& analysis);
@@ -40,6 +42,7 @@ private:
     void addAction(QVBoxLayout* layout);
     void addAffectedNodes(QVBoxLayout* layout);
     void addCandidates(QVBoxLayout* layout);
+    void addCatalogProblems(QVBoxLayout* layout);
     void showCandidateComparison();
     void addLeads(QVBoxLayout* layout);
     void addCoverage(QVBoxLayout* layout);
