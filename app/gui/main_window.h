@@ -29,6 +29,7 @@ class JobController;
 class ProgressPanel;
 class RecentBundles;
 class ReportActions;
+class ServiceActions;
 class Settings;
 
 /// Registers the compiled-in resources (icons); safe to call more than once.
@@ -62,6 +63,7 @@ public:
     ProgressPanel* progressPanel() const { return m_progress; }
     bench::RuleBench* ruleBench() const { return m_bench; }
     CasesController* casesController() const { return m_cases; }
+    ServiceActions* serviceActions() const { return m_service; }
 
 protected:
     bool event(QEvent* event) override;
@@ -103,6 +105,7 @@ private:
     ProgressPanel* m_progress;
     bench::RuleBench* m_bench = nullptr;
     CasesController* m_cases = nullptr;
+    ServiceActions* m_service = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QDockWidget* m_verdictDock = nullptr;
