@@ -9,6 +9,7 @@
 #include "engine/refine_eval.h"
 
 #include <algorithm>
+#include <memory>
 
 using nlohmann::json;
 
@@ -52,9 +53,8 @@ ExecutionContext caseContext(const json& input)
     return ctx;
 }
 
-std::vector<Event> extractCaseObservations(const Catalog& catalog, const json& input)
+std::vector<Event> extractCaseObservations(const ExtractorSet& set, const json& input)
 {
-    ExtractorSet set(catalog.extractors());
     std::vector<Event> events;
     std::uint64_t id = 1;
     for (const auto& o : input.value("observations", json::array())) {
@@ -108,12 +108,16 @@ std::vector<Symptom> caseSymptoms(const Catalog& catalog, const json& input)
 }  // namespace
 
 CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, const std::string& kind,
-                        const std::string& ruleId, const PriorityTable* table, TraceSink& trace)
+                        const std::string& ruleId, const PriorityTable* table, TraceSink& trace,
+                        const ExtractorSet* extractors)
 {
     CaseRun run;
     ExecutionContext ctx = caseContext(pc.input);
     if (pc.input.contains("observations")) {
-        auto events = extractCaseObservations(catalog, pc.input);
+        std::unique_ptr<ExtractorSet> own;
+        if (!extractors)
+            extractors = (own = std::make_unique<ExtractorSet>(catalog.extractors())).get();
+        auto events = extractCaseObservations(*extractors, pc.input);
         sortAndNumberEvents(events);
         run.events = runEarlyRules(catalog, std::move(events), ctx, trace);
         auto symptoms = buildNodeSymptoms(catalog, run.events, trace);
@@ -283,15 +287,16 @@ void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& ex
     }
     extractors = std::move(kept);
 
+    const ExtractorSet set(extractors);  // the kept extractors, compiled once for every pipeline case
     Trace scratch;
     evaluateRules(codeRules, results, diagnostics, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {
-        return checkExpectation(pc, runPipelineCase(catalog, pc, "code", rule.id, nullptr, scratch));
+        return checkExpectation(pc, runPipelineCase(catalog, pc, "code", rule.id, nullptr, scratch, &set));
     });
     evaluateRules(refineRules, results, diagnostics, [&](const RefineRule& rule, const PipelineCase& pc) {
-        return checkExpectation(pc, runPipelineCase(catalog, pc, rule.phase, rule.id, nullptr, scratch));
+        return checkExpectation(pc, runPipelineCase(catalog, pc, rule.phase, rule.id, nullptr, scratch, &set));
     });
     evaluateRules(tables, results, diagnostics, [&](const PriorityTable& table, const PipelineCase& pc) {
-        return checkExpectation(pc, runPipelineCase(catalog, pc, "priority", table.id, &table, scratch));
+        return checkExpectation(pc, runPipelineCase(catalog, pc, "priority", table.id, &table, scratch, &set));
     });
 }
 

@@ -108,7 +108,7 @@ std::string reportText(const AnalysisResult& r)
         for (std::size_t i = 0; i < c.errors.size() && i < 8; ++i)
             out << "    ! " << terminalSafe(c.errors[i]) << "\n";
         if (c.errors.size() > 8)
-            out << "    ! ... " << c.errors.size() - 8 << " more\n";
+            out << "    ! ... " << c.errors.size() - 8 << " more (--json lists every one)\n";
     }
     for (const auto& o : r.clockOffsets) {
         char buf[96];

@@ -2,6 +2,7 @@
 // Scope, collect and extract (BRIEF §4 phases 1-3) in one streaming pass per file (one pass per archive),
 // then correlate. Only lines that some extractor matched are kept in memory; everything else is counted.
 #include "importers/analyzer.h"
+#include "importers/analyze_parallel.h"
 
 #include "engine/number.h"
 #include "engine/pipeline.h"
@@ -10,8 +11,15 @@
 #include "importers/collector.h"
 #include "importers/coverage.h"
 
+#include "importers/file_open.h"
+
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <filesystem>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -26,21 +34,16 @@ constexpr std::size_t MaxWorkloadBytes = 16 << 20;
 /// Lists a folder or archive bundle; sets `error` when it is neither or is empty.
 std::vector<BundleEntry> listAny(const std::string& path, const ArchiveLimits& limits, std::string& error)
 {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) {
-        error = path + ": no such file or folder";
+    if (error = whyNotBundle(path); !error.empty())
         return {};
-    }
+    std::error_code ec;
     std::vector<BundleEntry> entries;
     if (fs::is_directory(path, ec)) {
         entries = listBundle(path, limits, error);
-    } else if (probeFile(path) == Container::Archive) {
+    } else {
         entries = listArchiveBundle(path, limits, error);
         if (!error.empty())  // not even one member could be listed
             return {};
-    } else {
-        error = path + ": not a bundle folder or archive (.tar, .tar.gz, .tgz, .zip)";
-        return {};
     }
     if (entries.empty() && error.empty())
         error = path + ": the bundle is empty";
@@ -144,6 +147,75 @@ void addEventNotes(AnalysisResult& result)
                                                        " more field(s) that could not be read");
 }
 
+/// Reads the chosen entries one after the other (archives: one pass each), each joining as soon as it is read.
+void readInOrder(const std::vector<BundleEntry>& entries, const std::vector<std::size_t>& chosen,
+                 detail::Collector& collector, std::vector<FileCoverage>& coverage, DecompressionBudget& budget)
+{
+    visitEntries(
+        entries, chosen,
+        [&](std::size_t i, const ReadFn& read, const ErrorSink& err, const std::string& openError) {
+            detail::FileShard shard;
+            collector.readEntry(i, entries[i], read, err, openError, coverage[i], shard);
+            collector.absorb(i, std::move(shard));
+            return !collector.cancelled();
+        },
+        &budget);
+}
+
+/// Reads one plain (not archived) entry into a fresh shard.
+std::unique_ptr<detail::FileShard> readPlain(const BundleEntry& entry, std::size_t index, detail::Collector& collector,
+                                             FileCoverage& cov)
+{
+    auto shard = std::make_unique<detail::FileShard>();
+    if (collector.cancelled())
+        return shard;
+    auto error = std::make_shared<std::string>();
+    std::string openError;
+    const ReadFn read = regularFileReader(entry.file.absolutePath, openError, error);
+    collector.readEntry(index, entry, read, error, openError, cov, *shard);
+    return shard;
+}
+
+/// Reads the chosen plain files on `jobs` threads; the calling thread joins their shards in bundle order and
+/// reads the compressed ones itself, when their turn comes (so the decompression budget is charged in order).
+void readInParallel(const std::vector<BundleEntry>& entries, const std::vector<std::size_t>& chosen,
+                    detail::Collector& collector, std::vector<FileCoverage>& coverage, unsigned jobs)
+{
+    struct Slot {
+        std::unique_ptr<detail::FileShard> shard;
+        bool deferred = false;  ///< compressed: read by the joining thread
+    };
+    std::vector<Slot> slots(chosen.size());
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+        for (std::size_t k = next++; k < chosen.size(); k = next++) {
+            const std::size_t i = chosen[k];
+            const bool plain = probeFile(entries[i].file.absolutePath) == Container::Plain;
+            auto shard = plain ? readPlain(entries[i], i, collector, coverage[i]) : nullptr;
+            const std::lock_guard lock(mutex);
+            slots[k].shard = std::move(shard);
+            slots[k].deferred = !plain;
+            ready.notify_all();
+        }
+    };
+    std::vector<std::jthread> threads;
+    for (unsigned t = 0; t < jobs; ++t)
+        threads.emplace_back(work);
+    for (std::size_t k = 0; k < chosen.size(); ++k) {
+        std::unique_ptr<detail::FileShard> shard;
+        {
+            std::unique_lock lock(mutex);
+            ready.wait(lock, [&] { return slots[k].shard != nullptr || slots[k].deferred; });
+            shard = std::move(slots[k].shard);
+        }
+        if (!shard)
+            shard = readPlain(entries[chosen[k]], chosen[k], collector, coverage[chosen[k]]);
+        collector.absorb(chosen[k], std::move(*shard));
+    }
+}
+
 /// Phases 4-9 on the collected events, and the result's remaining fields.
 void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<Event> events,
                    const detail::Collector& collector, const AnalyzeOptions& options)
@@ -187,6 +259,12 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
 
 AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog, const AnalyzeOptions& options)
 {
+    return analyzeBundleParallel(path, catalog, options, 1);
+}
+
+AnalyzeOutcome analyzeBundleParallel(const std::string& path, const CatalogPtr& catalog, const AnalyzeOptions& options,
+                                     unsigned jobs)
+{
     AnalyzeOutcome outcome;
     ArchiveLimits limits;
     limits.maxDecompressedBytes = options.maxDecompressedBytes;
@@ -221,13 +299,14 @@ AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog,
         }
     }
     collector.setBytesTotal(total);
-    visitEntries(
-        entries, chosen,
-        [&](std::size_t i, const ReadFn& read, const ErrorSink& err, const std::string& openError) {
-            collector.readEntry(i, entries[i], read, err, openError, result->fileCoverage[i]);
-            return !collector.cancelled();
-        },
-        &budget);
+    jobs = jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
+    const bool archived = std::any_of(chosen.begin(), chosen.end(),
+                                      [&](std::size_t i) { return !entries[i].file.archiveMember.empty(); });
+    if (jobs > 1 && chosen.size() > 1 && !archived)
+        readInParallel(entries, chosen, collector, result->fileCoverage,
+                       static_cast<unsigned>(std::min<std::size_t>(jobs, chosen.size())));
+    else
+        readInOrder(entries, chosen, collector, result->fileCoverage, budget);
     if (collector.cancelled()) {
         outcome.cancelled = true;
         outcome.error = "cancelled";
@@ -236,6 +315,24 @@ AnalyzeOutcome analyzeBundle(const std::string& path, const CatalogPtr& catalog,
     correlateInto(*result, *catalog, collector.finish(result->fileCoverage), collector, options);
     outcome.result = std::move(result);
     return outcome;
+}
+
+std::string whyNotBundle(const std::string& path)
+{
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return path + ": no such file or folder";
+    if (fs::is_directory(path, ec))
+        return {};
+    switch (probeFile(path)) {
+    case Container::Archive: return {};
+    case Container::Compressed:
+        return path +
+            ": a compressed file with no tar or zip archive readable inside (a single log, or a damaged "
+            "archive): not a bundle";
+    case Container::Plain: break;
+    }
+    return path + ": not a bundle folder or archive (tar or zip, plain or compressed with gzip, bzip2, xz or zstd)";
 }
 
 }  // namespace attrib::importers

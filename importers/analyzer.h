@@ -30,6 +30,10 @@ struct AnalyzeOutcome {
     bool cancelled = false;
 };
 
+/// Why `path` cannot be opened as a bundle ("" when it can): a folder, or an archive recognised by its content
+/// (tar or zip, compressed with gzip, bzip2, xz or zstd, whatever its name). The one test the CLI and GUI share.
+std::string whyNotBundle(const std::string& path);
+
 /// Analyses a bundle: a folder, or a .tar, .tar.gz/.tgz or .zip of one (read in place, never extracted).
 /// A partly bad bundle still yields a verdict; only a missing or empty bundle (or cancellation) yields none.
 AnalyzeOutcome analyzeBundle(const std::string& path, const engine::CatalogPtr& catalog,

@@ -92,6 +92,12 @@ bool BootClock::offerRtcLine(const std::string& node, std::string_view text, Tim
     return true;
 }
 
+void BootClock::absorb(const BootClock& other)
+{
+    for (const auto& [node, estimate] : other.m_nodes)
+        merge(node, estimate.boot, estimate.source);
+}
+
 void BootClock::offerPairs(const std::string& node, std::vector<TimeNs> differences)
 {
     if (node.empty() || differences.empty())

@@ -42,6 +42,9 @@ public:
     bool offerRtcLine(const std::string& node, std::string_view text, TimeNs uptime);
     /// Median of wall - uptime over paired lines; ignored when `pairs` is empty.
     void offerPairs(const std::string& node, std::vector<TimeNs> differences);
+    /// Adds another clock's estimates. The most trusted source wins, then the latest boot, so the result does
+    /// not depend on the order in which files (or clocks) were read.
+    void absorb(const BootClock& other);
 
 private:
     void merge(const std::string& node, TimeNs boot, Source source);

@@ -93,7 +93,7 @@ Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, Anal
 }
 
 void Collector::readEntry(std::size_t index, const BundleEntry& entry, const ReadFn& raw, const ErrorSink& error,
-                          const std::string& openError, FileCoverage& cov)
+                          const std::string& openError, FileCoverage& cov, FileShard& shard)
 {
     if (!raw) {
         cov.status = CoverageStatus::Errored;
@@ -113,6 +113,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     fs.index = index;
     fs.entry = &entry;
     fs.cov = &cov;
+    fs.shard = &shard;
     if (!entry.file.archiveMember.empty() && hasArchiveMagic(head)) {
         cov.status = CoverageStatus::Skipped;
         cov.errors.push_back(entry.file.path + ": skipped: an archive inside an archive is not expanded");
@@ -155,8 +156,7 @@ bool Collector::onRecord(Record& r, FileState& fs)
     if ((++fs.records & 0x3fff) == 0) {
         if (cancelled())
             return false;
-        if (m_options.progress)
-            m_options.progress->progress("reading files", m_bytesDone + r.offset, m_bytesTotal);
+        reportProgress(m_bytesDone + r.offset);
     }
     if (!r.labels.empty() && r.labels.begin()->first.rfind("context.", 0) == 0)
         collectContext(r.labels, fs);
@@ -169,8 +169,8 @@ bool Collector::onRecord(Record& r, FileState& fs)
     const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint
         : !fs.lastNode.empty()                            ? fs.lastNode
                                                           : m_soleNode;
-    if (!node.empty() && (m_fileNodes[fs.index].size() < 4096))
-        m_fileNodes[fs.index].insert(node);
+    if (!node.empty() && fs.shard->nodes.size() < 4096)
+        fs.shard->nodes.insert(node);
     if (r.isMetric) {
         onMetric(r, node, fs);
         return true;
@@ -180,29 +180,30 @@ bool Collector::onRecord(Record& r, FileState& fs)
     placeInTime(r, node, fs);
     if (r.text.empty())
         return true;
-    m_leads.offer(fs.index, fs.entry->file.path, r.line, r.text);
-    m_matches.clear();
-    if (!m_extractors.match(kind, r.text, m_matches))
+    FileShard& shard = *fs.shard;
+    shard.leads.offer(fs.index, fs.entry->file.path, r.line, r.text);
+    shard.matches.clear();
+    if (!m_extractors.match(kind, r.text, shard.matches))
         return true;
     if (sanitizeUtf8(r.text)) {  // rare: match again so captures hold valid UTF-8 too
-        m_matches.clear();
-        if (!m_extractors.match(kind, r.text, m_matches))
+        shard.matches.clear();
+        if (!m_extractors.match(kind, r.text, shard.matches))
             return true;
     }
     keep(r, kind, node, fs);
     return true;
 }
 
-void Collector::offerBootTime(const Record& r, SourceKind kind, const std::string& node, const FileState& fs)
+void Collector::offerBootTime(const Record& r, SourceKind kind, const std::string& node, FileState& fs)
 {
     if (r.uptime == NoTime || (kind != SourceKind::Kernel && kind != SourceKind::Syslog && kind != SourceKind::Text))
         return;
     if (r.time != NoTime && r.timeSource != TimeSource::BootRelative)
-        m_boot.offer(node, r.time, r.uptime,
-                     fs.sniffed.format.rfind("journal", 0) == 0 ? BootClock::Source::Journal
-                                                                : BootClock::Source::Syslog);
+        fs.shard->boot.offer(node, r.time, r.uptime,
+                             fs.sniffed.format.rfind("journal", 0) == 0 ? BootClock::Source::Journal
+                                                                        : BootClock::Source::Syslog);
     else if (r.timeSource == TimeSource::BootRelative)
-        m_boot.offerRtcLine(node, r.text, r.uptime);
+        fs.shard->boot.offerRtcLine(node, r.text, r.uptime);
 }
 
 /// Inherits the last time for records without one; tracks the file's span (boot-relative spans apart).
@@ -223,7 +224,7 @@ void Collector::placeInTime(Record& r, const std::string& node, FileState& fs)
         cov.last = cov.last == NoTime ? r.time : std::max(cov.last, r.time);
         return;
     }
-    auto& spans = m_relativeSpans[fs.index];
+    auto& spans = fs.shard->relativeSpans;
     if (spans.size() >= 4096 && !spans.count(node))
         return;  // a file naming endless hosts must not grow this without bound
     auto [it, fresh] = spans.emplace(node, std::make_pair(r.time, r.time));
@@ -231,10 +232,11 @@ void Collector::placeInTime(Record& r, const std::string& node, FileState& fs)
 }
 
 /// A matched record becomes an observation; its matches become events.
-void Collector::keep(Record& r, SourceKind kind, const std::string& node, const FileState& fs)
+void Collector::keep(Record& r, SourceKind kind, const std::string& node, FileState& fs)
 {
+    FileShard& shard = *fs.shard;
     Observation obs;
-    obs.id = m_nextObservation++;
+    obs.id = shard.observations.size() + 1;
     obs.kind = kind;
     obs.source = {static_cast<std::uint32_t>(fs.index), r.line, r.offset,
                   static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX))};
@@ -249,9 +251,9 @@ void Collector::keep(Record& r, SourceKind kind, const std::string& node, const 
     for (auto& [k, v] : r.labels)
         if (k.rfind("context.", 0) != 0)
             obs.labels.emplace(k, v);
-    for (const auto& m : m_matches)
-        m_events.push_back(makeEvent(m, obs));
-    m_result.observations.push_back(std::move(obs));
+    for (const auto& m : shard.matches)
+        shard.events.push_back(makeEvent(m, obs));
+    shard.observations.push_back(std::move(obs));
 }
 
 void Collector::onMetric(const Record& r, const std::string& node, FileState& fs)
@@ -269,19 +271,53 @@ void Collector::onMetric(const Record& r, const std::string& node, FileState& fs
     s.time = r.time;
     s.timeSource = r.time == NoTime ? TimeSource::None : r.timeSource;
     s.value = r.value;
-    m_metrics.add(r.metric, node, r.gpu, r.labels, s);
+    fs.shard->metrics.push_back({r.metric, node, r.gpu, r.labels, s});
 }
 
-void Collector::collectContext(const std::map<std::string, std::string>& labels, const FileState& fs)
+void Collector::collectContext(const std::map<std::string, std::string>& labels, FileState& fs)
 {
     if (m_result.context.source == "workload.json")
         return;
-    auto& found = m_contexts[fs.index];
+    auto& found = fs.shard->context;
     if (found.empty())
         found["context.source"] = fs.sniffed.format == "observations-jsonl" ? "observations.jsonl" : fs.sniffed.format;
     for (const auto& [key, value] : labels)
         if (key.rfind("context.", 0) == 0 && !value.empty())
             found.emplace(key, value);  // the first value of a key in the file wins
+}
+
+void Collector::reportProgress(std::uint64_t done)
+{
+    if (!m_options.progress)
+        return;
+    const std::lock_guard lock(m_progressMutex);
+    m_progressMax = std::max(m_progressMax, std::min(done, m_bytesTotal));
+    m_options.progress->progress("reading files", m_progressMax, m_bytesTotal);
+}
+
+void Collector::absorb(std::size_t index, FileShard&& shard)
+{
+    const std::uint64_t base = m_nextObservation - 1;
+    m_nextObservation += shard.observations.size();
+    for (auto& o : shard.observations) {
+        o.id += base;
+        m_result.observations.push_back(std::move(o));
+    }
+    for (auto& e : shard.events) {
+        for (auto& id : e.observations)
+            id += base;
+        m_events.push_back(std::move(e));
+    }
+    m_leads.absorb(std::move(shard.leads));
+    m_boot.absorb(shard.boot);
+    if (!shard.nodes.empty())
+        m_fileNodes[index] = std::move(shard.nodes);
+    if (!shard.relativeSpans.empty())
+        m_relativeSpans[index] = std::move(shard.relativeSpans);
+    if (!shard.context.empty())
+        m_contexts[index] = std::move(shard.context);
+    for (const auto& m : shard.metrics)
+        m_metrics.add(m.metric, m.node, m.gpu, m.labels, m.sample);
 }
 
 void Collector::applyContext()

@@ -16,11 +16,35 @@
 #include "importers/leads.h"
 #include "importers/records.h"
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 #include <vector>
 
 namespace attrib::importers::detail {
+
+/// What reading one file produced. Files of a folder bundle are read on several threads, each into its own
+/// shard; shards join the analysis (Collector::absorb) in bundle order, so the result does not depend on the
+/// number of threads or on which file finished first.
+struct FileShard {
+    std::vector<engine::Observation> observations;  ///< ids 1..n, local to the file
+    std::vector<engine::Event> events;              ///< their observation ids are local too
+    std::vector<engine::LineMatch> matches;         ///< scratch: one line's matches
+    LeadCollector leads;
+    BootClock boot;
+    std::set<std::string> nodes;
+    std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>> relativeSpans;
+    std::map<std::string, std::string> context;
+    struct MetricAdd {
+        std::string metric;
+        std::string node;
+        int gpu = -1;
+        std::map<std::string, std::string> labels;
+        engine::MetricSample sample;
+    };
+    std::vector<MetricAdd> metrics;  ///< replayed in file order when the shard joins
+};
 
 class Collector {
 public:
@@ -31,9 +55,12 @@ public:
     BootClock& bootClock() { return m_boot; }
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
 
-    /// Reads one entry from its raw bytes (`read` empty: `openError` says why) into `cov`.
+    /// Reads one entry from its raw bytes (`read` empty: `openError` says why) into `cov` and `shard`. Safe to
+    /// call on several threads at once (for different entries).
     void readEntry(std::size_t index, const BundleEntry& entry, const ReadFn& read, const ErrorSink& error,
-                   const std::string& openError, engine::FileCoverage& cov);
+                   const std::string& openError, engine::FileCoverage& cov, FileShard& shard);
+    /// Adds what reading entry `index` produced. Call in bundle order, on one thread.
+    void absorb(std::size_t index, FileShard&& shard);
 
     /// After the last entry: boot conversion, metric rules, renumbering. Returns the events to correlate.
     std::vector<engine::Event> finish(std::vector<engine::FileCoverage>& coverage);
@@ -58,14 +85,16 @@ private:
         std::string lastHost;
         std::string lastNode;
         engine::FileCoverage* cov = nullptr;
+        FileShard* shard = nullptr;
     };
 
     bool onRecord(Record& r, FileState& fs);
-    void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, const FileState& fs);
+    void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
-    void keep(Record& r, engine::SourceKind kind, const std::string& node, const FileState& fs);
+    void keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void onMetric(const Record& r, const std::string& node, FileState& fs);
-    void collectContext(const std::map<std::string, std::string>& labels, const FileState& fs);
+    void collectContext(const std::map<std::string, std::string>& labels, FileState& fs);
+    void reportProgress(std::uint64_t done);
     void applyContext();
     void describe(const ReaderStats& stats, const FileState& fs, engine::FileCoverage& cov) const;
     void convertBootRelative(std::vector<engine::FileCoverage>& coverage);
@@ -80,10 +109,11 @@ private:
     engine::MetricEvaluator m_metrics;
     BootClock m_boot;
     std::vector<engine::Event> m_events;
-    std::vector<engine::LineMatch> m_matches;
     std::uint64_t m_nextObservation = 1;
-    std::uint64_t m_bytesDone = 0;
+    std::atomic<std::uint64_t> m_bytesDone{0};
     std::uint64_t m_bytesTotal = 0;
+    std::mutex m_progressMutex;       ///< progress sinks are called from one thread at a time
+    std::uint64_t m_progressMax = 0;  ///< what was last reported (files finish out of order)
     std::map<std::size_t, std::set<std::string>> m_fileNodes;
     /// Per file and node: smallest and largest boot-relative time seen (to fix coverage spans on conversion).
     std::map<std::size_t, std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>>> m_relativeSpans;

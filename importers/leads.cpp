@@ -36,6 +36,13 @@ void LeadCollector::offer(std::size_t file, const std::string& path, std::uint64
     m_leads.emplace_back(file, std::move(lead));
 }
 
+void LeadCollector::absorb(LeadCollector&& other)
+{
+    for (auto& lead : other.m_leads)
+        m_leads.push_back(std::move(lead));
+    other.m_leads.clear();
+}
+
 std::vector<engine::Lead> LeadCollector::take(std::size_t limit) const
 {
     auto sorted = m_leads;

@@ -25,6 +25,8 @@ public:
     void offer(std::size_t file, const std::string& path, std::uint64_t line, std::string_view text);
     /// The leads of every file, in bundle order then line order; at most `limit` of them.
     std::vector<engine::Lead> take(std::size_t limit = 30) const;
+    /// Adds the leads another collector gathered (of other files); take() sorts them into bundle order.
+    void absorb(LeadCollector&& other);
 
 private:
     std::vector<std::pair<std::size_t, engine::Lead>> m_leads;

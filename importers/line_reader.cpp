@@ -7,6 +7,7 @@
 #include <cstring>
 #include <memory>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -135,6 +136,44 @@ private:
     bool m_open = false;
 };
 
+/// A chunk buffer reused by every file a thread reads (a bundle of 10,000 files would otherwise map, fault in
+/// and unmap 10,000 fresh megabytes). Leases nest: a reader may run inside another.
+class ChunkLease {
+public:
+    explicit ChunkLease(std::size_t size)
+        : m_size(size)
+    {
+        auto& free = pool();
+        for (auto it = free.begin(); it != free.end(); ++it) {
+            if (it->second == size) {
+                m_data = std::move(it->first);
+                free.erase(it);
+                break;
+            }
+        }
+        if (!m_data)
+            m_data = std::make_unique_for_overwrite<char[]>(size);
+    }
+    ~ChunkLease()
+    {
+        if (auto& free = pool(); free.size() < 4)
+            free.emplace_back(std::move(m_data), m_size);
+    }
+    ChunkLease(const ChunkLease&) = delete;
+    ChunkLease& operator=(const ChunkLease&) = delete;
+    char* data() const { return m_data.get(); }
+
+private:
+    using Pool = std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>>;
+    static Pool& pool()
+    {
+        thread_local Pool free;
+        return free;
+    }
+    std::unique_ptr<char[]> m_data;
+    std::size_t m_size;
+};
+
 std::string errnoText(int error)
 {
     return error != 0 ? std::error_code(error, std::generic_category()).message() : std::string("read error");
@@ -168,12 +207,13 @@ ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)
         return stats;
     }
     chunk = std::max<std::size_t>(chunk, 1);
-    const auto buffer = std::make_unique_for_overwrite<char[]>(chunk);
+    const ChunkLease lease(chunk);
+    char* const buffer = lease.data();
     LineAssembler assembler(maxLine, onLine);
     std::uint64_t base = 0;
     for (;;) {
         errno = 0;
-        const long got = read(buffer.get(), chunk);
+        const long got = read(buffer, chunk);
         if (got < 0) {
             stats.error = true;
             stats.errorText = errnoText(errno);
@@ -183,7 +223,7 @@ ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)
             break;
         const auto size = std::min(static_cast<std::size_t>(got), chunk);
         stats.bytes += size;
-        if (!assembler.feed(std::string_view(buffer.get(), size), base)) {
+        if (!assembler.feed(std::string_view(buffer, size), base)) {
             stats.lines = assembler.lines();
             return stats;
         }

@@ -8,7 +8,7 @@
 #include "engine/store/case_record.h"
 #include "engine/store/sqlite_case_store.h"
 #include "engine/verdict_json.h"
-#include "importers/analyzer.h"
+#include "importers/analyze_parallel.h"
 
 #include <CLI/CLI.hpp>
 
@@ -71,7 +71,7 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
     }
     if (o.bundles.size() > 1)
         return analyzeIntoStore(o.bundles, o.storeFile, catalog, o.jobs);
-    const auto outcome = importers::analyzeBundle(o.bundles.front(), catalog);
+    const auto outcome = importers::analyzeBundleParallel(o.bundles.front(), catalog, {}, o.jobs);
     if (!outcome.result) {
         std::cerr << "attrib: " << engine::terminalSafe(outcome.error) << "\n";
         return 1;
@@ -106,7 +106,9 @@ void addAnalyzeCommand(CLI::App& app, CliContext& cli)
     sub->add_option("--trace", options->traceFile, "write the rule trace (JSON) to FILE")->option_text("FILE");
     sub->add_option("--store", options->storeFile, "save each bundle's analysis as a case in this case store")
         ->option_text("FILE");
-    sub->add_option("-j,--jobs", options->jobs, "bundles analysed at once with --store (default: CPU count)")
+    sub->add_option("-j,--jobs", options->jobs,
+                    "threads: files of a folder bundle read at once, or bundles analysed at once with --store "
+                    "(default: CPU count; the verdict is the same for any value)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--service", options->service.url,
                     "send the bundle's observations to a Service (attrib serve) and print its verdict")

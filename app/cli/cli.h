@@ -34,6 +34,8 @@ void addRulesOption(CLI::App& sub, std::string& rulesDir, const char* what = "ru
 
 void addAnalyzeCommand(CLI::App& app, CliContext& cli);
 void addRulesCommand(CLI::App& app, CliContext& cli);
+/// `attrib rules patterns` (added by addRulesCommand under `rules`).
+void addRulesPatternsCommand(CLI::App& rules, CliContext& cli);
 void addEvalCommand(CLI::App& app, CliContext& cli);
 void addReplayCommand(CLI::App& app, CliContext& cli);
 void addCasesCommand(CLI::App& app, CliContext& cli);
@@ -50,6 +52,7 @@ struct ServiceCall {
 /// Sends the observations of `local` to the Service and prints its verdict (or, with compare, both side by
 /// side). Returns the exit code: 1 when the Service cannot answer or, with compare, when the verdicts differ.
 int analyzeWithService(const engine::AnalysisResult& local, const ServiceCall& call, const engine::CatalogPtr& catalog);
+void addGenCommand(CLI::App& app, CliContext& cli);
 
 /// Opens a case store; on failure prints "attrib: <reason naming the file>" and returns nullptr.
 std::unique_ptr<store::SqliteCaseStore> openStoreFor(const std::string& path, bool readOnly);

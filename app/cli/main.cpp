@@ -44,6 +44,7 @@ int main(int argc, char** argv)
     cli::addCasesCommand(app, context);
     cli::addLabelCommand(app, context);
     cli::addServeCommand(app, context);
+    cli::addGenCommand(app, context);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

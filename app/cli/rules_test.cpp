@@ -65,6 +65,7 @@ void addRulesCommand(CLI::App& app, CliContext& cli)
     addRulesOption(*test, options->rulesDir);
     test->add_flag("-v,--verbose", options->verbose, "list passing cases too");
     test->callback([options, &cli] { cli.exitCode = runRulesTest(*options, cli); });
+    addRulesPatternsCommand(*rules, cli);
 }
 
 }  // namespace attrib::cli

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/bundle_controller.h"
 
+#include "importers/analyzer.h"
+
 #include "app/gui/file_evidence_source.h"
 #include "app/gui/job_controller.h"
 #include "app/gui/recent_bundles.h"
@@ -29,34 +31,15 @@ BundleController::BundleController(WorkbenchViews views, JobController* jobs, Re
     connect(m_jobs, &JobController::cancelled, this, &BundleController::onCancelled);
 }
 
-QStringList BundleController::archiveSuffixes()
-{
-    return {QStringLiteral(".tar"), QStringLiteral(".tar.gz"), QStringLiteral(".tgz"), QStringLiteral(".zip")};
-}
-
 bool BundleController::isBundlePath(const QString& path)
 {
-    const QFileInfo info(path);
-    if (info.isDir())
-        return true;
-    if (!info.isFile())
-        return false;
-    for (const QString& suffix : archiveSuffixes()) {
-        if (path.endsWith(suffix, Qt::CaseInsensitive))
-            return true;
-    }
-    return false;
+    return whyNotBundle(path).isEmpty();
 }
 
 QString BundleController::whyNotBundle(const QString& path)
 {
-    const QString absolute = QDir::cleanPath(QFileInfo(path).absoluteFilePath());
-    if (isBundlePath(absolute))
-        return {};
-    const QString why = QFileInfo::exists(absolute)
-        ? QStringLiteral("%1 is neither a folder nor a .tar, .tar.gz, .tgz or .zip archive.")
-        : QStringLiteral("%1 does not exist.");
-    return why.arg(absolute);
+    return QString::fromStdString(
+        importers::whyNotBundle(QDir::cleanPath(QFileInfo(path).absoluteFilePath()).toStdString()));
 }
 
 bool BundleController::open(const QString& path)

@@ -38,9 +38,7 @@ class BundleController : public QObject {
 public:
     BundleController(WorkbenchViews views, JobController* jobs, RecentBundles* recent, QObject* parent = nullptr);
 
-    /// Archive name endings accepted as bundles (analyzeBundle reads them once archive support lands).
-    static QStringList archiveSuffixes();
-    /// An existing folder, or an existing file named like an archive.
+    /// An existing folder, or an archive recognised by its content (importers::whyNotBundle: what the CLI reads).
     static bool isBundlePath(const QString& path);
     /// Why `path` is not a bundle, as one sentence (empty when it is one).
     static QString whyNotBundle(const QString& path);

@@ -158,7 +158,7 @@ int main(int argc, char** argv)
     // A screenshot run never waits for a bundle that cannot be analysed: say why and stop before building windows.
     if (screenshot && !o.bundle.isEmpty()) {
         if (const QString why = app::BundleController::whyNotBundle(o.bundle); !why.isEmpty()) {
-            std::fprintf(stderr, "attribution-workbench: cannot open %s: %s\n", qPrintable(o.bundle), qPrintable(why));
+            std::fprintf(stderr, "attribution-workbench: cannot open %s\n", qPrintable(why));  // `why` names it
             return 2;
         }
     }

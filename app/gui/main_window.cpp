@@ -398,9 +398,9 @@ void MainWindow::openFolderDialog()
 
 void MainWindow::openArchiveDialog()
 {
-    const QString file =
-        QFileDialog::getOpenFileName(this, QStringLiteral("Open bundle archive"), m_settings->lastOpenDir(),
-                                     QStringLiteral("Bundle archives (*.tar *.tar.gz *.tgz *.zip);;All files (*)"));
+    const QString file = QFileDialog::getOpenFileName(
+        this, QStringLiteral("Open bundle archive"), m_settings->lastOpenDir(),
+        QStringLiteral("Bundle archives (*.tar *.tar.gz *.tgz *.tar.bz2 *.tar.xz *.tar.zst *.zip);;All files (*)"));
     if (file.isEmpty())
         return;
     m_settings->setLastOpenDir(QFileInfo(file).absolutePath());

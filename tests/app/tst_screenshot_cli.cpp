@@ -52,7 +52,8 @@ private Q_SLOTS:
         const Run r = run({QStringLiteral("--screenshot"), png(), QStringLiteral("/nonexistent/bundle")}, 5000);
         QVERIFY2(r.finished, "still running after 5 s");
         QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains(QStringLiteral("/nonexistent/bundle does not exist")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("cannot open /nonexistent/bundle: no such file or folder")),
+                 qPrintable(r.err));
         QVERIFY(!QFile::exists(png()));
     }
 
@@ -66,7 +67,7 @@ private Q_SLOTS:
         const Run r = run({QStringLiteral("--screenshot"), png(), text}, 5000);
         QVERIFY2(r.finished, "still running after 5 s");
         QVERIFY(r.exitCode != 0);
-        QVERIFY2(r.err.contains(QStringLiteral("neither a folder nor")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("not a bundle folder or archive")), qPrintable(r.err));
     }
 
     void unreadableArchiveFailsWithReason()
@@ -79,7 +80,16 @@ private Q_SLOTS:
         const Run r = run({QStringLiteral("--screenshot"), png(), archive}, 30000);
         QVERIFY2(r.finished, "still running after 30 s");
         QVERIFY2(r.exitCode != 0, qPrintable(r.err));
-        QVERIFY2(r.err.contains(QStringLiteral("could not analyse")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("broken.tar.gz: not a bundle folder or archive")), qPrintable(r.err));
+        // A damaged gzip: said to be compressed with no archive readable inside.
+        QFile gz(archive);
+        QVERIFY(gz.open(QIODevice::WriteOnly));
+        gz.write(QByteArray::fromHex("1f8b0800000000000003") + QByteArray(64, '\x7f'));
+        gz.close();
+        const Run damaged = run({QStringLiteral("--screenshot"), png(), archive}, 30000);
+        QVERIFY(damaged.finished && damaged.exitCode != 0);
+        QVERIFY2(damaged.err.contains(QStringLiteral("no tar or zip archive readable inside")),
+                 qPrintable(damaged.err));
     }
 
     void badTimeoutIsRefused()

@@ -5,6 +5,7 @@
 #include "app/gui/recent_bundles.h"
 #include "app/gui/settings.h"
 
+#include <QProcess>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -84,20 +85,34 @@ private Q_SLOTS:
 
     void bundlePaths()
     {
+        // The workbench accepts what the importers read: folders and archives by content, whatever the name.
         QVERIFY(BundleController::isBundlePath(m_dir.path()));
-        QFile tgz(file(QStringLiteral("x.tar.gz")));
-        QVERIFY(tgz.open(QIODevice::WriteOnly));
-        tgz.close();
-        QVERIFY(BundleController::isBundlePath(tgz.fileName()));
-        QFile zip(file(QStringLiteral("x.ZIP")));
-        QVERIFY(zip.open(QIODevice::WriteOnly));
-        zip.close();
-        QVERIFY(BundleController::isBundlePath(zip.fileName()));
-        QFile txt(file(QStringLiteral("x.txt")));
-        QVERIFY(txt.open(QIODevice::WriteOnly));
-        txt.close();
-        QVERIFY(!BundleController::isBundlePath(txt.fileName()));
-        QVERIFY(!BundleController::isBundlePath(file(QStringLiteral("missing.tgz"))));
+        QFile log(file(QStringLiteral("node.log")));
+        QVERIFY(log.open(QIODevice::WriteOnly));
+        log.write("NVRM: Xid (PCI:0000:61:00): 79, GPU has fallen off the bus.\n");
+        log.close();
+        const auto tar = [&](const QString& name, const QString& flags) {
+            QProcess p;
+            p.setWorkingDirectory(m_dir.path());
+            p.start(QStringLiteral("tar"), {flags, file(name), QStringLiteral("node.log")});
+            return p.waitForFinished(30000) && p.exitCode() == 0;
+        };
+        QVERIFY(tar(QStringLiteral("bundle.tar.gz"), QStringLiteral("-czf")));
+        QVERIFY(BundleController::isBundlePath(file(QStringLiteral("bundle.tar.gz"))));
+        QVERIFY(tar(QStringLiteral("bundle.tar.xz"), QStringLiteral("-cJf")));
+        QVERIFY(BundleController::isBundlePath(file(QStringLiteral("bundle.tar.xz"))));
+        QVERIFY(tar(QStringLiteral("collected.data"), QStringLiteral("-czf")));  // no archive suffix at all
+        QVERIFY(BundleController::isBundlePath(file(QStringLiteral("collected.data"))));
+        QFile fake(file(QStringLiteral("x.tar.gz")));  // an archive name, but no archive inside
+        QVERIFY(fake.open(QIODevice::WriteOnly));
+        fake.write("just text\n");
+        fake.close();
+        QVERIFY(!BundleController::isBundlePath(fake.fileName()));
+        QVERIFY(
+            BundleController::whyNotBundle(fake.fileName()).contains(QStringLiteral("not a bundle folder or archive")));
+        QVERIFY(!BundleController::isBundlePath(log.fileName()));
+        QVERIFY(BundleController::whyNotBundle(file(QStringLiteral("missing.tgz")))
+                    .contains(QStringLiteral("no such file")));
     }
 };
 

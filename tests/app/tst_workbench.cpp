@@ -157,7 +157,7 @@ private Q_SLOTS:
     void notABundleIsReported()
     {
         QVERIFY(!m_window->bundleController()->open(m_dir.filePath(QStringLiteral("no-such-bundle"))));
-        QVERIFY(m_window->verdictPanel()->contentText().contains(QStringLiteral("does not exist")));
+        QVERIFY(m_window->verdictPanel()->contentText().contains(QStringLiteral("no such file or folder")));
         QCOMPARE(m_window->recentBundles()->paths().size(), 1);
     }
 
