@@ -107,7 +107,8 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(r->isFinished(), 60000);
             QCOMPARE(r->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt(), 200);
         }
-        QVERIFY(serve.waitForFinished(30000));
+        // It may have exited already while the answers were awaited (waitForFinished is false then).
+        QVERIFY(serve.state() == QProcess::NotRunning || serve.waitForFinished(30000));
         QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
         QCOMPARE(serve.exitCode(), 0);
     }
