@@ -27,6 +27,7 @@ struct AnalyzeOptions {
     std::string rulesDir;
     std::string traceFile;
     std::string storeFile;
+    ServiceCall service;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     bool json = false;
 };
@@ -49,6 +50,14 @@ int saveCase(const engine::AnalysisResult& result, const std::string& storeFile)
 
 int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
 {
+    if (!o.service.url.empty() && (o.bundles.size() > 1 || !o.storeFile.empty() || !o.traceFile.empty())) {
+        std::cerr << "attrib: --service takes one bundle and neither --store nor --trace\n";
+        return 2;
+    }
+    if ((o.service.compare || !o.service.tokenFile.empty()) && o.service.url.empty()) {
+        std::cerr << "attrib: --compare and --token-file need --service URL\n";
+        return 2;
+    }
     if (o.bundles.size() > 1 && (o.storeFile.empty() || o.json || !o.traceFile.empty())) {
         std::cerr << "attrib: several bundles need --store FILE (and take neither --json nor --trace)\n";
         return 2;
@@ -68,6 +77,11 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
         return 1;
     }
     const auto& result = *outcome.result;
+    if (!o.service.url.empty()) {
+        ServiceCall call = o.service;
+        call.json = o.json;
+        return analyzeWithService(result, call, catalog);
+    }
     if (!o.traceFile.empty()) {
         std::ofstream trace(o.traceFile, std::ios::binary);
         trace << engine::dumpJson(engine::traceToJson(result.trace));
@@ -96,6 +110,13 @@ void addAnalyzeCommand(CLI::App& app, CliContext& cli)
                     "threads: files of a folder bundle read at once, or bundles analysed at once with --store "
                     "(default: CPU count; the verdict is the same for any value)")
         ->check(CLI::PositiveNumber);
+    sub->add_option("--service", options->service.url,
+                    "send the bundle's observations to a Service (attrib serve) and print its verdict")
+        ->option_text("URL");
+    sub->add_option("--token-file", options->service.tokenFile, "the Service's bearer token, read from FILE")
+        ->option_text("FILE");
+    sub->add_flag("--compare", options->service.compare,
+                  "with --service: local and Service verdicts side by side; exit 1 when they differ");
     sub->callback([options, &cli] { cli.exitCode = runAnalyze(*options, cli); });
 }
 

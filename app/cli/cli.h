@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/catalog.h"
+#include "engine/verdict.h"
 
 #include <memory>
 #include <string>
@@ -39,6 +40,18 @@ void addEvalCommand(CLI::App& app, CliContext& cli);
 void addReplayCommand(CLI::App& app, CliContext& cli);
 void addCasesCommand(CLI::App& app, CliContext& cli);
 void addLabelCommand(CLI::App& app, CliContext& cli);
+void addServeCommand(CLI::App& app, CliContext& cli);
+
+/// `attrib analyze BUNDLE --service URL`: where the Service is and what to do with its answer.
+struct ServiceCall {
+    std::string url;
+    std::string tokenFile;
+    bool compare = false;
+    bool json = false;
+};
+/// Sends the observations of `local` to the Service and prints its verdict (or, with compare, both side by
+/// side). Returns the exit code: 1 when the Service cannot answer or, with compare, when the verdicts differ.
+int analyzeWithService(const engine::AnalysisResult& local, const ServiceCall& call, const engine::CatalogPtr& catalog);
 void addGenCommand(CLI::App& app, CliContext& cli);
 
 /// Opens a case store; on failure prints "attrib: <reason naming the file>" and returns nullptr.

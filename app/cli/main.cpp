@@ -43,6 +43,7 @@ int main(int argc, char** argv)
     cli::addReplayCommand(app, context);
     cli::addCasesCommand(app, context);
     cli::addLabelCommand(app, context);
+    cli::addServeCommand(app, context);
     cli::addGenCommand(app, context);
     try {
         app.parse(argc, argv);

@@ -11,6 +11,7 @@
 #include "app/gui/progress_panel.h"
 #include "app/gui/recent_bundles.h"
 #include "app/gui/report_actions.h"
+#include "app/gui/service_actions.h"
 #include "app/gui/settings.h"
 #include "engine/verdict.h"
 #include "rules/cpp/builtin_rules.h"
@@ -77,6 +78,10 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
     m_cases->setTimelineRenderer([this] { return m_timeline->image(1400, 420); });
     m_cases->install(this, m_evidenceDock);
     connect(m_cases, &CasesController::statusMessage, statusBar(),
+            [this](const QString& m) { statusBar()->showMessage(m, 8000); });
+    m_service = new ServiceActions(m_settings, m_bundles, this);
+    m_service->install(menuBar());
+    connect(m_service, &ServiceActions::statusMessage, statusBar(),
             [this](const QString& m) { statusBar()->showMessage(m, 8000); });
     installBench();
     installLearning();

@@ -30,6 +30,7 @@ class LearnController;
 class ProgressPanel;
 class RecentBundles;
 class ReportActions;
+class ServiceActions;
 class Settings;
 
 /// Registers the compiled-in resources (icons); safe to call more than once.
@@ -64,6 +65,7 @@ public:
     bench::RuleBench* ruleBench() const { return m_bench; }
     CasesController* casesController() const { return m_cases; }
     LearnController* learnController() const { return m_learn; }
+    ServiceActions* serviceActions() const { return m_service; }
 
 protected:
     bool event(QEvent* event) override;
@@ -109,6 +111,7 @@ private:
     CasesController* m_cases = nullptr;
     LearnController* m_learn = nullptr;
     QMenu* m_helpMenu = nullptr;
+    ServiceActions* m_service = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
     QDockWidget* m_verdictDock = nullptr;

@@ -124,4 +124,20 @@ void Settings::setLastOpenDir(const QString& dir)
         Q_EMIT lastOpenDirChanged(dir);
 }
 
+QString Settings::serviceUrl() const
+{
+    return value(QStringLiteral("service"), QStringLiteral("url"), QStringLiteral("http://127.0.0.1:8000")).toString();
+}
+
+QByteArray Settings::serviceToken() const
+{
+    return value(QStringLiteral("service"), QStringLiteral("token")).toByteArray();
+}
+
+void Settings::setService(const QString& url, const QByteArray& token)
+{
+    setValue(QStringLiteral("service"), QStringLiteral("url"), url);
+    setValue(QStringLiteral("service"), QStringLiteral("token"), token);
+}
+
 }  // namespace attrib::app

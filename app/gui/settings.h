@@ -40,6 +40,12 @@ public:
     QString lastOpenDir() const;
     void setLastOpenDir(const QString& dir);
 
+    /// The Service the workbench talks to (Settings > Service); the token is kept with the other settings,
+    /// in the user's configuration folder (QSettings: the platform's convention).
+    QString serviceUrl() const;
+    QByteArray serviceToken() const;
+    void setService(const QString& url, const QByteArray& token);
+
     QString fileName() const { return m_settings.fileName(); }
     void sync() { m_settings.sync(); }
 

@@ -81,6 +81,10 @@ struct CaseRecord {
     std::string traceJson;     ///< engine::traceToJson
     std::vector<CaseSymptom> symptoms;
     std::vector<CaseEvidence> evidence;
+    /// The observations a Service attribution was computed from, as observations.jsonl text (one JSON object a
+    /// line, a context line first); empty for cases analysed from a bundle. Read back with caseObservations().
+    std::string observations;
+    std::size_t observationCount = 0;
 };
 
 /// Which cases to list; newest first. `beforeId` pages backwards (pass the last id of the previous page).
@@ -106,6 +110,9 @@ public:
     virtual void setLabel(std::int64_t id, const CaseLabel& label) = 0;
     virtual void removeLabel(std::int64_t id) = 0;
     virtual std::size_t caseCount() = 0;
+    /// The observations kept with a case (CaseRecord::observations); nullopt when there is no such case,
+    /// "" when the case kept none.
+    virtual std::optional<std::string> caseObservations(std::int64_t id) = 0;
 };
 
 /// Checks a label against the closed vocabularies; returns a one-line problem or "".

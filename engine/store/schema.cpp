@@ -53,6 +53,15 @@ std::vector<std::string> version2()
     };
 }
 
+std::vector<std::string> version3()
+{
+    return {
+        "CREATE TABLE case_observations ("
+        " case_id BIGINT PRIMARY KEY REFERENCES cases(id) ON DELETE CASCADE,"
+        " observation_count BIGINT NOT NULL, body TEXT NOT NULL)",
+    };
+}
+
 }  // namespace
 
 std::vector<SchemaStep> schemaSteps(SqlDialect dialect)
@@ -60,6 +69,7 @@ std::vector<SchemaStep> schemaSteps(SqlDialect dialect)
     return {
         {1, "cases, symptoms and labels", version1(dialect)},
         {2, "evidence lines kept with the case, so it opens when the bundle has moved", version2()},
+        {3, "the observations a Service attribution was computed from (observations.jsonl text)", version3()},
     };
 }
 

@@ -99,6 +99,10 @@ std::int64_t SqliteCaseStore::addCase(const CaseRecord& r)
     s.reset();
     writeSymptoms(id, r);
     writeEvidence(id, r);
+    if (!r.observations.empty()) {
+        Statement o(*m_db, "INSERT INTO case_observations (case_id, observation_count, body) VALUES (?1, ?2, ?3)");
+        o.bind(1, id).bind(2, static_cast<std::int64_t>(r.observationCount)).bind(3, r.observations).run();
+    }
     tx.commit();
     return id;
 }
@@ -230,6 +234,14 @@ void SqliteCaseStore::removeLabel(std::int64_t id)
 std::size_t SqliteCaseStore::caseCount()
 {
     return static_cast<std::size_t>(m_db->scalarInt("SELECT count(*) FROM cases").value_or(0));
+}
+
+std::optional<std::string> SqliteCaseStore::caseObservations(std::int64_t id)
+{
+    Statement s(*m_db, "SELECT o.body FROM cases c LEFT JOIN case_observations o ON o.case_id = c.id WHERE c.id = ?1");
+    if (!s.bind(1, id).step())
+        return std::nullopt;
+    return s.isNull(0) ? std::string() : s.text(0);
 }
 
 std::string SqliteCaseStore::integrityCheck()

@@ -31,6 +31,7 @@ public:
     void setLabel(std::int64_t id, const CaseLabel& label) override;
     void removeLabel(std::int64_t id) override;
     std::size_t caseCount() override;
+    std::optional<std::string> caseObservations(std::int64_t id) override;
 
     const std::string& path() const;
     bool readOnly() const { return m_readOnly; }
