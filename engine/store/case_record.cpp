@@ -3,6 +3,7 @@
 #include "engine/store/case_record.h"
 
 #include "engine/json_util.h"
+#include "engine/store/case_events.h"
 #include "engine/verdict_json.h"
 
 #include <algorithm>
@@ -173,6 +174,8 @@ CaseRecord makeCaseRecord(const engine::AnalysisResult& r, std::string bundleHas
     c.traceJson = compact(engine::traceToJson(r.trace));
     c.symptoms = symptomsOf(r);
     c.evidence = evidenceOf(r);
+    c.eventsJson = eventsToJson(r);
+    c.eventCount = r.events.size();
     return c;
 }
 

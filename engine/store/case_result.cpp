@@ -2,6 +2,8 @@
 // Rebuilding an AnalysisResult from the JSON columns and rows of a case.
 #include "engine/store/case_result.h"
 
+#include "engine/store/case_events.h"
+
 #include "engine/json_util.h"
 
 #include <nlohmann/json.hpp>
@@ -146,6 +148,7 @@ std::shared_ptr<engine::AnalysisResult> caseToResult(const CaseRecord& record, b
     addCoverage(*r, record.coverageJson, moved);
     addEvidence(*r, record);
     addVerdictAndSymptoms(*r, record);
+    restoreEvents(*r, record.eventsJson);
     r->trace = traceOf(record.traceJson);
     r->engine = {record.summary.engineVersion, record.summary.catalogVersion, record.summary.catalogHash};
     return r;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A stored case back as an AnalysisResult, without re-running the engine: context, files and coverage,
-// the kept evidence lines as observations, symptoms, verdict and trace. Events are not stored; each symptom
-// gets one synthetic event at its first sighting (type "stored", its evidence attached) so timelines can draw it.
+// the kept evidence lines as observations, symptoms, verdict, trace and events. A case saved before events were
+// kept (schema step 4) gets one stand-in event per symptom at its first sighting (type "stored", its evidence
+// attached) so timelines can still draw it.
 #pragma once
 
 #include "engine/store/case_store.h"

@@ -83,7 +83,7 @@ void addSymptoms(engine::AnalysisResult& r, const CaseRecord& record, const json
                         s.evidence.push_back(o->second);
                 }
         }
-        engine::Event ev;  // one synthetic event per symptom: events are not stored
+        engine::Event ev;  // one stand-in event per symptom, for cases saved before events were kept
         ev.id = r.events.size() + 1;
         ev.type = "stored";
         ev.rule = s.statusRule;

@@ -85,6 +85,10 @@ struct CaseRecord {
     /// line, a context line first); empty for cases analysed from a bundle. Read back with caseObservations().
     std::string observations;
     std::size_t observationCount = 0;
+    /// The analysis' events and which symptom each belongs to (case_events.h: eventsToJson); "" for cases saved
+    /// before schema step 4, which reopen with one stand-in event per symptom.
+    std::string eventsJson;
+    std::size_t eventCount = 0;
 };
 
 /// Which cases to list; newest first. `beforeId` pages backwards (pass the last id of the previous page).

@@ -62,6 +62,15 @@ std::vector<std::string> version3()
     };
 }
 
+std::vector<std::string> version4()
+{
+    return {
+        "CREATE TABLE case_events ("
+        " case_id BIGINT PRIMARY KEY REFERENCES cases(id) ON DELETE CASCADE,"
+        " event_count BIGINT NOT NULL, body TEXT NOT NULL)",
+    };
+}
+
 }  // namespace
 
 std::vector<SchemaStep> schemaSteps(SqlDialect dialect)
@@ -70,6 +79,7 @@ std::vector<SchemaStep> schemaSteps(SqlDialect dialect)
         {1, "cases, symptoms and labels", version1(dialect)},
         {2, "evidence lines kept with the case, so it opens when the bundle has moved", version2()},
         {3, "the observations a Service attribution was computed from (observations.jsonl text)", version3()},
+        {4, "the analysis' events, so a reopened case draws the timeline it was analysed with", version4()},
     };
 }
 

@@ -9,7 +9,7 @@
 namespace attrib::store {
 
 /// The schema this build writes. A store with a higher version is refused (never downgraded).
-inline constexpr int CurrentSchemaVersion = 3;
+inline constexpr int CurrentSchemaVersion = 4;
 /// SQLite `PRAGMA application_id` of a case store ("AWCS"), so foreign databases are told apart.
 inline constexpr int StoreApplicationId = 0x41574353;
 

@@ -103,6 +103,10 @@ std::int64_t SqliteCaseStore::addCase(const CaseRecord& r)
         Statement o(*m_db, "INSERT INTO case_observations (case_id, observation_count, body) VALUES (?1, ?2, ?3)");
         o.bind(1, id).bind(2, static_cast<std::int64_t>(r.observationCount)).bind(3, r.observations).run();
     }
+    if (!r.eventsJson.empty()) {
+        Statement e(*m_db, "INSERT INTO case_events (case_id, event_count, body) VALUES (?1, ?2, ?3)");
+        e.bind(1, id).bind(2, static_cast<std::int64_t>(r.eventCount)).bind(3, r.eventsJson).run();
+    }
     tx.commit();
     return id;
 }
@@ -178,6 +182,11 @@ void SqliteCaseStore::readDetails(CaseRecord& r)
         r.evidence.push_back({static_cast<std::uint64_t>(e.integer(0)), e.text(1),
                               static_cast<std::uint64_t>(e.integer(2)), static_cast<std::uint64_t>(e.integer(3)),
                               static_cast<std::uint64_t>(e.integer(4)), e.text(5), e.time(6), e.text(7)});
+    }
+    Statement v(*m_db, "SELECT event_count, body FROM case_events WHERE case_id = ?1");
+    if (v.bind(1, r.summary.id).step()) {
+        r.eventCount = static_cast<std::size_t>(v.integer(0));
+        r.eventsJson = v.text(1);
     }
 }
 

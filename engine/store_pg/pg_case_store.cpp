@@ -132,6 +132,9 @@ std::int64_t PgCaseStore::addCase(const CaseRecord& r)
     if (!r.observations.empty())
         m_db->exec("INSERT INTO case_observations (case_id, observation_count, body) VALUES ($1, $2, $3)",
                    {pgInt(id), pgInt(static_cast<std::int64_t>(r.observationCount)), pgText(r.observations)});
+    if (!r.eventsJson.empty())
+        m_db->exec("INSERT INTO case_events (case_id, event_count, body) VALUES ($1, $2, $3)",
+                   {pgInt(id), pgInt(static_cast<std::int64_t>(r.eventCount)), pgText(r.eventsJson)});
     tx.commit();
     return id;
 }
@@ -176,6 +179,12 @@ void PgCaseStore::readDetails(CaseRecord& record)
             {static_cast<std::uint64_t>(e.integer(i, 0)), e.text(i, 1), static_cast<std::uint64_t>(e.integer(i, 2)),
              static_cast<std::uint64_t>(e.integer(i, 3)), static_cast<std::uint64_t>(e.integer(i, 4)), e.text(i, 5),
              e.time(i, 6), e.text(i, 7)});
+    const auto v =
+        m_db->exec("SELECT event_count, body FROM case_events WHERE case_id = $1", {pgInt(record.summary.id)});
+    if (v.rows() > 0) {
+        record.eventCount = static_cast<std::size_t>(v.integer(0, 0));
+        record.eventsJson = v.text(0, 1);
+    }
 }
 
 std::vector<CaseSummary> PgCaseStore::listCases(const CaseFilter& f)

@@ -122,6 +122,21 @@ private Q_SLOTS:
                  original.observation(original.verdict.rootCause->decisiveObservation)->text);
         QCOMPARE(back->trace.size(), original.trace.size());
         QCOMPARE(back->fileCoverage.size(), original.fileCoverage.size());
+        // The events come back as analysed: same ids, times, time certainty, evidence and symptom links.
+        QCOMPARE(back->events.size(), original.events.size());
+        QVERIFY(original.events.size() > original.symptoms.size());
+        for (std::size_t i = 0; i < back->events.size(); ++i) {
+            const auto &a = back->events[i], &b = original.events[i];
+            QCOMPARE(a.id, b.id);
+            QCOMPARE(a.type, b.type);
+            QCOMPARE(a.time, b.time);
+            QCOMPARE(a.timeSource, b.timeSource);
+            QCOMPARE(a.observations, b.observations);
+            QCOMPARE(a.attrs, b.attrs);
+            QCOMPARE(a.gpu, b.gpu);
+        }
+        for (std::size_t i = 0; i < back->symptoms.size(); ++i)
+            QCOMPARE(back->symptoms[i].events, original.symptoms[i].events);
         QCOMPARE(back->files.front().absolutePath.empty(), false);
         QCOMPARE(engine::verdictToJson(*back)["root_cause"], engine::verdictToJson(original)["root_cause"]);
         record->summary.bundlePath = "/no/longer/here";  // the bundle moved: stored lines only
@@ -200,6 +215,7 @@ private Q_SLOTS:
         QCOMPARE(old->summary.rootNode, std::string("node-7"));
         QCOMPARE(old->summary.label->notes, std::string("old note"));
         QVERIFY(old->evidence.empty());
+        QVERIFY(old->eventsJson.empty());  // saved before events were kept: stand-ins on reopening
         const auto id = store->addCase(testing::syntheticCase(2));
         QCOMPARE(store->getCase(id)->evidence.size(), std::size_t(5));
         QCOMPARE(store->integrityCheck(), std::string("ok"));
