@@ -133,6 +133,33 @@ private Q_SLOTS:
         QCOMPARE(QApplication::focusWidget(), learn->learnPanel()->sampleTree());
     }
 
+    void welcomeTextNeverOverlaps()
+    {
+        // The welcome page in the central area of a 1024x700 window is about 650x300: the wrapped bundle note must
+        // get the lines it needs, never run under the heading that follows it.
+        views::WelcomePage page;
+        const auto* note = page.findChild<QLabel*>(QStringLiteral("welcomeBundleNote"));
+        QLabel* heading = nullptr;
+        for (QLabel* l : page.findChildren<QLabel*>())
+            heading = l->text() == QStringLiteral("Recent bundles") ? l : heading;
+        QVERIFY(note && heading);
+        for (const QSize size : {QSize(650, 300), QSize(520, 420), QSize(900, 300), QSize(1500, 900)}) {
+            page.resize(size);
+            page.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&page));
+            QCoreApplication::processEvents();
+            const QRect noteRect(note->mapTo(&page, QPoint(0, 0)), note->size());
+            const QRect headingRect(heading->mapTo(&page, QPoint(0, 0)), heading->size());
+            QVERIFY2(note->height() >= note->heightForWidth(note->width()),
+                     qPrintable(QStringLiteral("%1x%2: note %3 px high, needs %4")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(note->height())
+                                    .arg(note->heightForWidth(note->width()))));
+            QVERIFY2(noteRect.bottom() < headingRect.top(), qPrintable(QStringLiteral("%1x%2").arg(size.width())));
+        }
+    }
+
     void everySampleAgreesWithItsLesson()
     {
         views::LearnPanel* panel = m_window->learnController()->learnPanel();

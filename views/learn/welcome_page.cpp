@@ -85,7 +85,11 @@ WelcomePage::WelcomePage(QWidget* parent)
     auto* canvas = new QWidget(scroll);
     auto* centre = new QHBoxLayout(canvas);
     centre->setContentsMargins(24, 24, 24, 24);
-    centre->addWidget(column, 1, Qt::AlignHCenter);
+    // Centred by stretches, not by alignment: an aligned item is laid out at one width and measured for its height
+    // at another, so wrapped text got fewer lines of room than it needs and the next heading covered its last line.
+    centre->addStretch(1);
+    centre->addWidget(column, 100);
+    centre->addStretch(1);
     scroll->setWidget(canvas);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
