@@ -98,8 +98,7 @@ bool prepareCoverage(const BundleEntry& entry, FileCoverage& cov)
     return true;
 }
 
-void fillCollected(const std::vector<FileCoverage>& files, const std::map<std::size_t, std::set<std::string>>& nodes,
-                   ExecutionContext& ctx)
+void fillCollected(const std::vector<FileCoverage>& files, const detail::FileNodes& nodes, ExecutionContext& ctx)
 {
     for (std::size_t i = 0; i < files.size(); ++i) {
         const auto& f = files[i];
@@ -108,8 +107,8 @@ void fillCollected(const std::vector<FileCoverage>& files, const std::map<std::s
         if (!f.node.empty())
             ctx.collected[f.node].push_back(toString(f.kind));
         if (auto it = nodes.find(i); it != nodes.end())
-            for (const auto& n : it->second)
-                ctx.collected[n].push_back(toString(f.kind));
+            for (const auto& [where, count] : it->second)
+                ctx.collected[where.second].push_back(toString(where.first));
     }
     for (auto& [node, kinds] : ctx.collected) {
         std::sort(kinds.begin(), kinds.end());

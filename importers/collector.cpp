@@ -169,8 +169,13 @@ bool Collector::onRecord(Record& r, FileState& fs)
     const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint
         : !fs.lastNode.empty()                            ? fs.lastNode
                                                           : m_soleNode;
-    if (!node.empty() && fs.shard->nodes.size() < 4096)
-        fs.shard->nodes.insert(node);
+    if (!node.empty()) {
+        KindNode where{kind, node};
+        if (const auto it = fs.shard->nodes.find(where); it != fs.shard->nodes.end())
+            ++it->second;
+        else if (fs.shard->nodes.size() < 4096)
+            fs.shard->nodes.emplace(std::move(where), 1);
+    }
     if (r.isMetric) {
         onMetric(r, node, fs);
         return true;

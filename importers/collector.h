@@ -13,6 +13,7 @@
 #include "importers/archive.h"
 #include "importers/boot_times.h"
 #include "importers/bundle.h"
+#include "importers/coverage.h"
 #include "importers/leads.h"
 #include "importers/records.h"
 
@@ -33,7 +34,7 @@ struct FileShard {
     std::vector<engine::LineMatch> matches;         ///< scratch: one line's matches
     LeadCollector leads;
     BootClock boot;
-    std::set<std::string> nodes;
+    std::map<KindNode, std::uint64_t> nodes;  ///< records per (kind, node); at most 4096 pairs
     std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>> relativeSpans;
     std::map<std::string, std::string> context;
     struct MetricAdd {
@@ -65,8 +66,8 @@ public:
     /// After the last entry: boot conversion, metric rules, renumbering. Returns the events to correlate.
     std::vector<engine::Event> finish(std::vector<engine::FileCoverage>& coverage);
 
-    /// Nodes each file delivered records for (by file index).
-    const std::map<std::size_t, std::set<std::string>>& fileNodes() const { return m_fileNodes; }
+    /// Nodes (with the records' collector kinds) each file delivered records for.
+    const FileNodes& fileNodes() const { return m_fileNodes; }
     /// The earliest error-level lines of each file (the verdict's leads when no rule explains the failure).
     const LeadCollector& leads() const { return m_leads; }
     /// Where the context came from when workload.json did not give it ("" = not at all).
@@ -114,7 +115,7 @@ private:
     std::uint64_t m_bytesTotal = 0;
     std::mutex m_progressMutex;       ///< progress sinks are called from one thread at a time
     std::uint64_t m_progressMax = 0;  ///< what was last reported (files finish out of order)
-    std::map<std::size_t, std::set<std::string>> m_fileNodes;
+    FileNodes m_fileNodes;
     /// Per file and node: smallest and largest boot-relative time seen (to fix coverage spans on conversion).
     std::map<std::size_t, std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>>> m_relativeSpans;
     LeadCollector m_leads;

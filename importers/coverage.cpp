@@ -8,8 +8,7 @@ namespace attrib::importers::detail {
 
 using namespace attrib::engine;
 
-std::vector<CollectorCoverage> summarize(const std::vector<FileCoverage>& files,
-                                         const std::map<std::size_t, std::set<std::string>>& fileNodes)
+std::vector<CollectorCoverage> summarize(const std::vector<FileCoverage>& files, const FileNodes& fileNodes)
 {
     std::map<SourceKind, CollectorCoverage> byKind;
     std::map<SourceKind, std::set<std::string>> nodes;
@@ -17,14 +16,26 @@ std::vector<CollectorCoverage> summarize(const std::vector<FileCoverage>& files,
         const auto& f = files[i];
         if (f.format == "metadata")
             continue;
+        std::uint64_t elsewhere = 0;  // lines of this file counted under another collector
+        if (auto more = fileNodes.find(i); more != fileNodes.end() && f.lines > 0)
+            for (const auto& [where, count] : more->second) {
+                const auto& [kind, node] = where;
+                nodes[kind].insert(node);
+                if (kind == f.kind)
+                    continue;
+                auto& other = byKind[kind];  // records of another collector inside this file
+                other.kind = kind;
+                if (other.files.empty() || other.files.back() != f.path)
+                    other.files.push_back(f.path);
+                other.lines += count;
+                elsewhere += count;
+            }
         auto& c = byKind[f.kind];
         c.kind = f.kind;
         c.files.push_back(f.path);
         if (!f.node.empty())
             nodes[f.kind].insert(f.node);
-        if (auto more = fileNodes.find(i); more != fileNodes.end() && f.lines > 0)
-            nodes[f.kind].insert(more->second.begin(), more->second.end());
-        c.lines += f.lines;
+        c.lines += f.lines - std::min(elsewhere, f.lines);
         c.skipped += f.skipped;
         if (f.first != NoTime)
             c.first = c.first == NoTime ? f.first : std::min(c.first, f.first);

@@ -144,6 +144,24 @@ private Q_SLOTS:
         const auto* cov = tests::fileCoverage(r, "observations.jsonl");
         QCOMPARE(cov->skipped, std::uint64_t(2));
         QCOMPARE(cov->errors.size(), std::size_t(1));
+        // Coverage follows the records' own collectors: gpu-a02's kernel log and gpu-a01's application log are
+        // there (one record each); only the two the document lacks are missing.
+        auto collector = [&r](engine::SourceKind kind) -> const engine::CollectorCoverage* {
+            for (const auto& c : r.coverage)
+                if (c.kind == kind)
+                    return &c;
+            return nullptr;
+        };
+        const auto* kernel = collector(engine::SourceKind::Kernel);
+        const auto* app = collector(engine::SourceKind::App);
+        QVERIFY(kernel && app);
+        QCOMPARE(kernel->nodes, std::vector<std::string>{"gpu-a02"});
+        QCOMPARE(kernel->lines, std::uint64_t(1));
+        QCOMPARE(kernel->files, std::vector<std::string>{"observations.jsonl"});
+        QCOMPARE(kernel->errors, std::vector<std::string>{"kernel log of gpu-a01 is missing"});
+        QCOMPARE(app->nodes, std::vector<std::string>{"gpu-a01"});
+        QCOMPARE(app->errors, std::vector<std::string>{"app log of gpu-a02 is missing"});
+        QCOMPARE(r.context.collected.at("gpu-a02"), (std::vector<std::string>{"kernel", "metrics"}));
     }
 
     void bugReportNamesTheGpu()
