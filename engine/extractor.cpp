@@ -113,22 +113,60 @@ int indexField(Event& e, const char* key, int fallback)
 
 }  // namespace
 
+namespace {
+
+bool sameWord(std::string_view a, std::string_view b)
+{
+    return a.size() == b.size() &&
+        std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); });
+}
+
+/// Words for a placeholder without a value. "GPU {gpu}" (the placeholder named by the word before it) becomes
+/// "the GPU" rather than "GPU unknown", so "reseat GPU {gpu}" and "rank {rank}'s traceback" still read.
+void appendUnknown(std::string& out, const std::string& key)
+{
+    const auto space = out.size() > 0 && out.back() == ' ' ? out.size() - 1 : std::string::npos;
+    std::size_t start = space;
+    while (start != std::string::npos && start > 0 && std::isalpha(static_cast<unsigned char>(out[start - 1])))
+        --start;
+    const bool named = space != std::string::npos && start < space &&
+        sameWord(std::string_view(out).substr(start, space - start), key);
+    if (key == "node") {
+        if (named)
+            out.resize(start);
+        out += "an unknown node";
+    } else if (named) {
+        out.insert(start, "the ");
+        out.resize(space + 4);  // drop the space that was before the placeholder
+    } else {
+        out += "unknown";
+    }
+}
+
+}  // namespace
+
 std::string expandProse(const std::string& tpl, const std::map<std::string, std::string>& values, bool* missing)
 {
-    std::map<std::string, std::string> filled = values;
-    for (std::size_t open = tpl.find('{'); open != std::string::npos; open = tpl.find('{', open + 1)) {
-        const auto close = tpl.find('}', open);
-        if (close == std::string::npos)
-            break;
-        const std::string key = tpl.substr(open + 1, close - open - 1);
-        auto& value = filled[key];
-        if (value.empty()) {
-            value = key == "node" ? "an unknown node" : "unknown";
+    std::string out;
+    out.reserve(tpl.size());
+    for (std::size_t i = 0; i < tpl.size(); ++i) {
+        const auto close = tpl[i] == '{' ? tpl.find('}', i) : std::string::npos;
+        if (close == std::string::npos) {
+            out += tpl[i];
+            continue;
+        }
+        const std::string key = tpl.substr(i + 1, close - i - 1);
+        const auto it = values.find(key);
+        if (it != values.end() && !it->second.empty()) {
+            out += it->second;
+        } else {
+            appendUnknown(out, key);
             if (missing)
                 *missing = true;
         }
+        i = close;
     }
-    return expandTemplate(tpl, filled);
+    return out;
 }
 
 std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The terminal report keeps a flood of coverage errors short (issue 11): eight per collector, then how many more
 // and where to read them all; the JSON verdict carries every one. Unknown node and time are written as words.
+#include "engine/extractor.h"
 #include "engine/report.h"
 #include "engine/verdict_json.h"
 
@@ -27,6 +28,26 @@ private Q_SLOTS:
         QVERIFY2(text.find("! ... 4 more (--json lists every one)") != std::string::npos, text.c_str());
         const auto json = engine::verdictToJson(r);
         QCOMPARE(json["coverage"][0]["errors"].size(), std::size_t(12));
+    }
+
+    void placeholdersWithoutAValueRead()
+    {
+        using engine::expandProse;
+        bool missing = false;
+        QCOMPARE(expandProse("drain {node}, reseat or RMA GPU {gpu} if it falls off again", {{"node", "n1"}}, &missing),
+                 std::string("drain n1, reseat or RMA the GPU if it falls off again"));
+        QVERIFY(missing);
+        QCOMPARE(expandProse("fix the error at the bottom of rank {rank}'s traceback", {}),
+                 std::string("fix the error at the bottom of the rank's traceback"));
+        QCOMPARE(expandProse("on node {node}: link {link} down", {{"link", "7"}}),
+                 std::string("on an unknown node: link 7 down"));
+        QCOMPARE(expandProse("drain {node}", {}), std::string("drain an unknown node"));
+        QCOMPARE(expandProse("{reason} after {seconds} s", {{"seconds", "30"}}), std::string("unknown after 30 s"));
+        missing = false;
+        QCOMPARE(expandProse("GPU {gpu} of {node}", {{"gpu", "3"}, {"node", "n2"}}, &missing),
+                 std::string("GPU 3 of n2"));
+        QVERIFY(!missing);
+        QCOMPARE(expandProse("a {broken", {}), std::string("a {broken"));
     }
 
     void unknownsAreWords()
