@@ -2,6 +2,7 @@
 #include "app/gui/job_controller.h"
 
 #include "engine/progress.h"
+#include "importers/analyze_parallel.h"
 #include "importers/analyzer.h"
 #include "importers/bundle.h"
 #include "rules/cpp/builtin_rules.h"
@@ -110,7 +111,8 @@ void runJob(QPromise<StageResult>& promise, std::string path, std::shared_ptr<Ca
     importers::AnalyzeOptions options;
     options.progress = &progress;
     options.cancel = cancel.get();
-    importers::AnalyzeOutcome outcome = importers::analyzeBundle(path, catalog, options);
+    // Plain files of a folder are read on one thread per CPU; the result is the same byte for byte as on one.
+    importers::AnalyzeOutcome outcome = importers::analyzeBundleParallel(path, catalog, options, 0);
     if (outcome.cancelled || promise.isCanceled())
         return;
     if (!outcome.result) {
