@@ -67,9 +67,9 @@ service::ServiceEndpoint ServiceActions::endpoint() const
     return {QUrl(m_settings->serviceUrl()), m_settings->serviceToken()};
 }
 
-void ServiceActions::setEndpoint(const QString& url, const QByteArray& token)
+bool ServiceActions::setEndpoint(const QString& url, const QByteArray& token)
 {
-    m_settings->setService(url, token);
+    return m_settings->setService(url, token);
 }
 
 void ServiceActions::showSettings()
@@ -104,9 +104,12 @@ void ServiceActions::showSettings()
                                    : service::problemText(e, r));
         });
     });
-    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, url, token] {
-        setEndpoint(url->text().trimmed(), token->text().trimmed().toUtf8());
-        dialog->accept();
+    connect(buttons, &QDialogButtonBox::accepted, dialog, [this, dialog, url, token, result] {
+        if (setEndpoint(url->text().trimmed(), token->text().trimmed().toUtf8()))
+            dialog->accept();
+        else
+            result->setText(QStringLiteral("The token could not be saved to %1; nothing was changed.")
+                                .arg(m_settings->serviceTokenPath()));
     });
     connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
     dialog->show();

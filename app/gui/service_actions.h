@@ -35,7 +35,8 @@ public:
     void install(QMenuBar* bar);
 
     service::ServiceEndpoint endpoint() const;
-    void setEndpoint(const QString& url, const QByteArray& token);
+    /// False when the token could not be saved (its file is named in the dialog's message).
+    bool setEndpoint(const QString& url, const QByteArray& token);
 
     void showSettings();
     /// Opens the browser on the configured Service.

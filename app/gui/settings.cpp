@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/settings.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
 namespace attrib::app {
 
 namespace {
@@ -129,15 +134,36 @@ QString Settings::serviceUrl() const
     return value(QStringLiteral("service"), QStringLiteral("url"), QStringLiteral("http://127.0.0.1:8000")).toString();
 }
 
-QByteArray Settings::serviceToken() const
+QString Settings::serviceTokenPath() const
 {
-    return value(QStringLiteral("service"), QStringLiteral("token")).toByteArray();
+    return QFileInfo(m_settings.fileName()).dir().filePath(QStringLiteral("service-token"));
 }
 
-void Settings::setService(const QString& url, const QByteArray& token)
+QByteArray Settings::serviceToken() const
+{
+    QFile file(serviceTokenPath());
+    if (file.open(QIODevice::ReadOnly))
+        return file.readAll().trimmed();
+    return value(QStringLiteral("service"), QStringLiteral("token")).toByteArray();  // left by an older version
+}
+
+bool Settings::setService(const QString& url, const QByteArray& token)
 {
     setValue(QStringLiteral("service"), QStringLiteral("url"), url);
-    setValue(QStringLiteral("service"), QStringLiteral("token"), token);
+    const QString path = serviceTokenPath();
+    if (token.isEmpty()) {
+        QFile::remove(path);
+    } else {
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QSaveFile file(path);
+        // Owner-only before the token is written, so it is never readable by others, not even for a moment.
+        if (!file.open(QIODevice::WriteOnly) ||
+            !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) || file.write(token) < 0 ||
+            !file.commit())
+            return false;
+    }
+    m_settings.remove(QStringLiteral("service/token"));
+    return true;
 }
 
 }  // namespace attrib::app

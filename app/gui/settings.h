@@ -40,11 +40,14 @@ public:
     QString lastOpenDir() const;
     void setLastOpenDir(const QString& dir);
 
-    /// The Service the workbench talks to (Settings > Service); the token is kept with the other settings,
-    /// in the user's configuration folder (QSettings: the platform's convention).
+    /// The Service the workbench talks to (Settings > Service). The token is not kept with the other settings:
+    /// it lives in its own file beside them (serviceTokenPath), readable by the user only (0600), like ~/.netrc.
+    /// A token an older version left in the settings file moves there on the next save.
     QString serviceUrl() const;
     QByteArray serviceToken() const;
-    void setService(const QString& url, const QByteArray& token);
+    /// Returns false (the old token kept) when the token file cannot be written.
+    bool setService(const QString& url, const QByteArray& token);
+    QString serviceTokenPath() const;
 
     QString fileName() const { return m_settings.fileName(); }
     void sync() { m_settings.sync(); }

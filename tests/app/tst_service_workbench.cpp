@@ -14,6 +14,7 @@
 #include "app/gui/service_comparison_view.h"
 #include "app/gui/settings.h"
 
+#include <QSettings>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -52,9 +53,40 @@ private Q_SLOTS:
 
     void settingsAreKept()
     {
-        m_window->serviceActions()->setEndpoint(base(), "gui-token");
+        QVERIFY(m_window->serviceActions()->setEndpoint(base(), "gui-token"));
         QCOMPARE(m_settings->serviceUrl(), base());
         QCOMPARE(m_settings->serviceToken(), QByteArray("gui-token"));
+        // The token is in its own owner-only file, never in the settings file.
+        m_settings->sync();
+        QFile ini(m_settings->fileName());
+        QVERIFY(ini.open(QIODevice::ReadOnly));
+        QVERIFY(!ini.readAll().contains("gui-token"));
+        QFile token(m_settings->serviceTokenPath());
+        QCOMPARE(token.permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser),
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    }
+
+    void aTokenLeftInTheSettingsFileMovesOut()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("old.ini"));
+        {
+            QSettings old(path, QSettings::IniFormat);
+            old.setValue(QStringLiteral("service/version"), 1);
+            old.setValue(QStringLiteral("service/url"), QStringLiteral("http://svc:8000"));
+            old.setValue(QStringLiteral("service/token"), QStringLiteral("legacy"));
+        }
+        Settings settings(path);
+        QCOMPARE(settings.serviceToken(), QByteArray("legacy"));
+        QVERIFY(settings.setService(settings.serviceUrl(), settings.serviceToken()));
+        settings.sync();
+        QFile ini(path);
+        QVERIFY(ini.open(QIODevice::ReadOnly));
+        QVERIFY(!ini.readAll().contains("legacy"));
+        QCOMPARE(settings.serviceToken(), QByteArray("legacy"));
+        QVERIFY(settings.setService(settings.serviceUrl(), {}));  // an empty token removes the file
+        QVERIFY(!QFile::exists(settings.serviceTokenPath()));
+        QVERIFY(settings.serviceToken().isEmpty());
     }
 
     void openFromServiceComparesVerdicts()
