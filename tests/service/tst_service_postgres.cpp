@@ -6,6 +6,9 @@
 #include "tests/service/service_fixture.h"
 #include "tests/service/throwaway_postgres.h"
 
+#include "engine/store/case_result.h"
+#include "engine/store_pg/pg_case_store.h"
+
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -97,6 +100,13 @@ private Q_SLOTS:
             QVERIFY(p->waitForFinished(30000));
             QCOMPARE(p->exitCode(), 0);
         }
+        // The stored case keeps the analysis' events: reopened, it has every event, not one per symptom.
+        auto store = store::PgCaseStore::open(m_conninfo.toStdString());
+        const auto record = store->getCase(idA.toLongLong());
+        QVERIFY(record && !record->eventsJson.empty());
+        QVERIFY(record->eventCount > record->symptoms.size());
+        const auto reopened = store::caseToResult(*record);
+        QCOMPARE(reopened->events.size(), record->eventCount);
     }
 };
 
