@@ -108,6 +108,13 @@ int AnalysisData::observationIndex(std::uint64_t id) const
     return o ? static_cast<int>(o - result->observations.data()) : -1;
 }
 
+int AnalysisData::fileIndex(const std::string& path) const
+{
+    const auto& files = result->files;
+    const auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.path == path; });
+    return it == files.end() ? -1 : static_cast<int>(it - files.begin());
+}
+
 int AnalysisData::symptomIndex(const std::string& id) const
 {
     const auto* s = result->symptom(id);

@@ -40,6 +40,8 @@ struct AnalysisData {
     int eventIndex(std::uint64_t id) const;
     int observationIndex(std::uint64_t id) const;
     int symptomIndex(const std::string& id) const;
+    /// Index of the bundle file with this relative path, -1 when there is none.
+    int fileIndex(const std::string& path) const;
     /// Observations recorded on a 1-based line of a bundle file.
     std::span<const std::uint32_t> observationsAt(std::uint32_t file, std::uint64_t line) const;
     EvidenceRole eventRole(int event) const;

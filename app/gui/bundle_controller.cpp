@@ -99,7 +99,7 @@ void BundleController::onAnalysed(quint64, const views::AnalysisPtr& analysis, c
     replaceSource(analysis->r().files, catalog);
     m_views.selection->setAnalysis(analysis);
     // Start where the engineer would: on the decisive line of the root cause, or of the first candidate of an
-    // ambiguous verdict.
+    // ambiguous verdict, or on the first lead when nothing was explained.
     const auto& candidates = analysis->r().verdict.candidates;
     const int start = analysis->rootCauseSymptom >= 0 ? analysis->rootCauseSymptom
         : candidates.empty()                          ? -1
@@ -110,6 +110,10 @@ void BundleController::onAnalysed(quint64, const views::AnalysisPtr& analysis, c
             m_views.selection->selectObservation(decisive);
         else
             m_views.selection->selectSymptom(start);
+    } else if (const auto& leads = analysis->r().verdict.leads; !leads.empty()) {
+        // No rule explains the failure: open on the first lead, the earliest error-level line.
+        if (const int file = analysis->fileIndex(leads.front().file); file >= 0)
+            m_views.evidence->showFile(file, static_cast<qint64>(leads.front().line) - 1);
     }
     const auto& v = analysis->r().verdict;
     Q_EMIT statusMessage(QStringLiteral("Verdict in %1 ms: %2 / %3")

@@ -98,6 +98,10 @@ MainWindow::MainWindow(Settings* settings, const QString& rulesDir, bool restore
             problems->raise();
         }
     });
+    connect(m_verdict, &views::VerdictPanel::fileLineRequested, this, [this](int file, qint64 line) {
+        m_evidence->showFile(file, line);
+        m_evidenceDock->raise();
+    });
     connect(m_coverage, &views::CoverageView::fileActivated, this, [this](int file) {
         m_evidence->showFile(file);
         m_evidenceDock->raise();

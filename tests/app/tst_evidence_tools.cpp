@@ -16,6 +16,7 @@
 #include <QClipboard>
 #include <QDockWidget>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
@@ -208,6 +209,29 @@ private Q_SLOTS:
         panel()->showFile(bin);
         QCOMPARE(view()->rowCount(), qint64(0));
         QVERIFY2(panel()->detailText().contains(QStringLiteral("binary, not read")), qPrintable(panel()->detailText()));
+    }
+
+    void unexplainedFailureOpensOnItsFirstLead()
+    {
+        // No rule explains these lines: the evidence opens on the earliest error-level line, and every lead in
+        // the verdict is a link to its line.
+        QTemporaryDir bundle;
+        tests::writeFile(bundle.filePath(QStringLiteral("job.log")).toStdString(),
+                         "starting the job\nloading shards\nERROR: something nobody has seen before went wrong\n"
+                         "cleaning up\n");
+        QVERIFY(open(bundle.path()));
+        const auto analysis = m_window->selectionModel()->analysis();
+        QCOMPARE(analysis->r().verdict.terminalState, std::string("unknown"));
+        QVERIFY(!analysis->r().verdict.leads.empty());
+        QTRY_COMPARE(view()->file(), analysis->fileIndex("job.log"));
+        QTRY_COMPARE(view()->currentRow(), qint64(2));  // once the file's lines are counted
+        view()->setCurrentRow(0);
+        QPushButton* lead = nullptr;
+        for (QPushButton* b : m_window->findChildren<QPushButton*>())
+            lead = b->text() == QStringLiteral("job.log:3") ? b : lead;
+        QVERIFY(lead);
+        lead->click();
+        QTRY_COMPARE(view()->currentRow(), qint64(2));
     }
 
     void cleanupTestCase()

@@ -352,7 +352,17 @@ void VerdictPanel::addLeads(QVBoxLayout* layout)
         return;
     layout->addWidget(heading(QStringLiteral("Leads: no rule explains the failure; start reading here"), this));
     for (const Lead& lead : v.leads) {
-        layout->addWidget(text(sanitizeLine(qs(lead.file)) + QStringLiteral(":") + QString::number(lead.line), this));
+        const QString where = sanitizeLine(qs(lead.file)) + QStringLiteral(":") + QString::number(lead.line);
+        const int file = m_analysis->fileIndex(lead.file);
+        if (file >= 0) {
+            QPushButton* open = link(where, this);
+            open->setToolTip(QStringLiteral("Show this line in its file"));
+            const auto line = static_cast<qint64>(lead.line) - 1;
+            connect(open, &QPushButton::clicked, this, [this, file, line] { Q_EMIT fileLineRequested(file, line); });
+            layout->addWidget(open);
+        } else {
+            layout->addWidget(text(where, this));
+        }
         QLabel* line = text(sanitizeLine(qs(lead.text)), this);
         line->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
         line->setStyleSheet(QStringLiteral("background: #fffcf0; border-left: 4px solid #9e9e9e; padding: 4px"));

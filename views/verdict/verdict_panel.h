@@ -32,6 +32,8 @@ Q_SIGNALS:
     void copyMarkdownRequested();
     /// "Show the rule problems" under the catalog warning (the window raises the Rule problems panel).
     void catalogProblemsRequested();
+    /// A lead's location was clicked: show that bundle file at a 0-based line.
+    void fileLineRequested(int file, qint64 line);
 
 private:
     void onAnalysisChanged(const AnalysisPtr& analysis);
