@@ -343,6 +343,17 @@ public:
             return false;
         }
         std::string_view format = lineFormatOf(line);
+        std::string_view pdsh;
+        if (format.empty()) {
+            // `pdsh -w node[01-04] 'grep NVRM /var/log/messages'`: `node01: Jun 17 20:18:08 host kernel: ...`
+            std::string_view inner = line;
+            if (stripPdshHost(inner, pdsh) && !lineFormatOf(inner).empty()) {
+                line = inner;
+                format = lineFormatOf(inner);
+            } else {
+                pdsh = {};
+            }
+        }
         if (format.empty()) {
             // `grep PATTERN messages*` output: `messages:Jun 17 20:18:08 host kernel: ...` (or `file:123:` with -n)
             // is read as the line grep found, so its stamp and host count.
@@ -357,7 +368,10 @@ public:
         auto& parser = m_parsers[std::string(format)];
         if (!parser)
             parser = makeParser(Sniffed{SourceKind::Text, std::string(format), {}}, m_hints);
-        return parser->parse(line, out);
+        const bool parsed = parser->parse(line, out);
+        if (parsed && !pdsh.empty())
+            out.host = pdsh;  // the name the operator reached the node by
+        return parsed;
     }
 
 private:
