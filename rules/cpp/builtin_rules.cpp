@@ -3,11 +3,13 @@
 #include "rules/cpp/builtin_rules.h"
 
 #include "rules/cpp/breadth.h"
+#include "rules/cpp/checkpoint_stall.h"
 #include "rules/cpp/gpu_identity.h"
 #include "rules/cpp/nccl_hang.h"
 #include "rules/cpp/nccl_peers.h"
 #include "rules/cpp/nvlink_state.h"
 #include "rules/cpp/python_exceptions.h"
+#include "rules/cpp/sole_node.h"
 #include "rules/cpp/workload_scope.h"
 #include "rules/cpp/xid_burst.h"
 
@@ -31,6 +33,10 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["PythonExceptionOrigin"] = [](const nlohmann::json& c) { return makePythonExceptionOrigin(c); };
         r.factories["JobWideBreadth"] = [](const nlohmann::json& c) { return makeJobWideBreadth(c); };
         r.factories["NvlinkLinkStates"] = [](const nlohmann::json& c) { return makeNvlinkLinkStates(c); };
+        r.factories["CheckpointOutlastsCollective"] = [](const nlohmann::json& c) {
+            return makeCheckpointOutlastsCollective(c);
+        };
+        r.factories["SoleNodeFromCommandLine"] = [](const nlohmann::json& c) { return makeSoleNodeFromCommandLine(c); };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();

@@ -62,6 +62,20 @@ private Q_SLOTS:
         QVERIFY2(text.find("app_exception on an unknown node, time unknown") != std::string::npos, text.c_str());
         QVERIFY(text.find(" on  at ") == std::string::npos);
     }
+
+    void optionalSegmentsDropWhenTheirValueIsUnknown()
+    {
+        const std::string tpl = "fix the error at the bottom of the traceback[[ of rank {rank}]] on {node}";
+        bool missing = false;
+        QCOMPARE(engine::expandProse(tpl, {{"rank", "3"}, {"node", "n1"}}, &missing),
+                 std::string("fix the error at the bottom of the traceback of rank 3 on n1"));
+        QVERIFY(!missing);
+        QCOMPARE(engine::expandProse(tpl, {{"rank", ""}, {"node", "n1"}}, &missing),
+                 std::string("fix the error at the bottom of the traceback on n1"));
+        QVERIFY(!missing);  // a dropped segment is not a missing value
+        QCOMPARE(engine::expandProse("[[a {x}]][[ b {y}]] c[[ unclosed", {{"y", "2"}}),
+                 std::string(" b 2 c[[ unclosed"));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestReportText)
