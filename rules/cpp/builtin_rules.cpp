@@ -7,6 +7,7 @@
 #include "rules/cpp/gpu_identity.h"
 #include "rules/cpp/nccl_hang.h"
 #include "rules/cpp/nccl_peers.h"
+#include "rules/cpp/nccl_release.h"
 #include "rules/cpp/nvlink_state.h"
 #include "rules/cpp/python_exceptions.h"
 #include "rules/cpp/sole_node.h"
@@ -37,6 +38,7 @@ const engine::CodeRuleRegistry& builtinCodeRules()
             return makeCheckpointOutlastsCollective(c);
         };
         r.factories["SoleNodeFromCommandLine"] = [](const nlohmann::json& c) { return makeSoleNodeFromCommandLine(c); };
+        r.factories["KnownNcclReleaseIssue"] = [](const nlohmann::json& c) { return makeKnownNcclReleaseIssue(c); };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();
