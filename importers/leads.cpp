@@ -1,22 +1,79 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Error-level line detection (one RE2 DFA pass per line) and the per-file lead collector.
+// Error-level line detection (one pass over the words of a line) and the per-file lead collector.
 #include "importers/leads.h"
 
 #include "importers/records.h"
-
-#include <re2/re2.h>
 
 #include <algorithm>
 
 namespace attrib::importers {
 
+namespace {
+
+bool isWordByte(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+/// `word` equals `lower` (lower-case ASCII) in any case.
+bool equalsFolded(std::string_view word, std::string_view lower)
+{
+    if (word.size() != lower.size())
+        return false;
+    for (std::size_t i = 0; i < word.size(); ++i)
+        if ((static_cast<unsigned char>(word[i]) | 0x20) != static_cast<unsigned char>(lower[i]))
+            return false;
+    return true;
+}
+
+bool endsWith(std::string_view word, std::string_view tail)
+{
+    return word.size() >= tail.size() && word.substr(word.size() - tail.size()) == tail;
+}
+
+/// The error words, whole and in any case; the two-word ones as their first word (the second is checked apart).
+constexpr std::string_view ErrorWords[] = {"error",     "errors",   "fatal",         "failed",       "failure",
+                                           "fail",      "critical", "crit",          "panic",        "traceback",
+                                           "exception", "segfault", "killed",        "abort",        "aborted",
+                                           "aborting",  "oops",     "unrecoverable", "uncorrectable"};
+
+/// `word` (a whole word starting at a word boundary), followed by `rest`, reads as error level.
+bool errorWord(std::string_view word, std::string_view rest)
+{
+    if (endsWith(word, "Error") || endsWith(word, "Exception"))  // RuntimeError, torch.OutOfMemoryError
+        return true;
+    if (word.size() < 4 || word.size() > 13)
+        return false;
+    for (const auto w : ErrorWords)
+        if (equalsFolded(word, w))
+            return true;
+    // "segmentation fault" and "core dumped": one space, then the second word, whole.
+    auto secondIs = [&](std::string_view second) {
+        return rest.size() >= 1 + second.size() && rest[0] == ' ' &&
+            equalsFolded(rest.substr(1, second.size()), second) &&
+            (rest.size() == 1 + second.size() || !isWordByte(static_cast<unsigned char>(rest[1 + second.size()])));
+    };
+    return (equalsFolded(word, "segmentation") && secondIs("fault")) ||
+        (equalsFolded(word, "core") && secondIs("dumped"));
+}
+
+}  // namespace
+
 bool isErrorLevel(std::string_view text)
 {
-    // Whole words in any case, or an exception class name (`RuntimeError`, `torch.OutOfMemoryError`).
-    static const re2::RE2 pattern("(?i:\\b(?:errors?|fatal|failed|failure|fail|critical|crit|panic|traceback|"
-                                  "exception|segmentation fault|segfault|core dumped|killed|abort(?:ed|ing)?|"
-                                  "oops|unrecoverable|uncorrectable)\\b)|(?:Error|Exception)\\b");
-    return re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), pattern);
+    // Whole words in any case (ASCII word boundaries), or a word ending in an exception class name. One pass over
+    // the words, no regex: this runs on every line of a file until the file has its leads.
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && !isWordByte(static_cast<unsigned char>(text[i])))
+            ++i;
+        const std::size_t start = i;
+        while (i < text.size() && isWordByte(static_cast<unsigned char>(text[i])))
+            ++i;
+        if (i > start && errorWord(text.substr(start, i - start), text.substr(i)))
+            return true;
+    }
+    return false;
 }
 
 void LeadCollector::offer(std::size_t file, const std::string& path, std::uint64_t line, std::string_view text)
