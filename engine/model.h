@@ -75,9 +75,9 @@ struct Event {
     std::string link;
     TimeNs time = NoTime;
     TimeSource timeSource = TimeSource::None;
+    bool sympathetic = false;                  ///< a follow-up of another fault (Xid 45, 154, ...)
     std::map<std::string, std::string> attrs;  ///< decoded fields, sorted for determinism
     std::vector<std::uint64_t> observations;
-    bool sympathetic = false;  ///< a follow-up of another fault (Xid 45, 154, ...)
 };
 
 enum class SymptomStatus { Active, Demoted, Scrubbed };

@@ -104,6 +104,29 @@ bool eventBefore(const Event& a, const Event& b)
     return a.type < b.type;
 }
 
+/// Puts events[order[i]] at position i by following the permutation's cycles: one event is held aside per
+/// cycle, so no second vector of events is needed. `order` is consumed.
+void permuteInPlace(std::vector<Event>& events, std::vector<std::uint32_t>& order)
+{
+    constexpr std::uint32_t Done = UINT32_MAX;
+    for (std::uint32_t start = 0; start < order.size(); ++start) {
+        if (order[start] == Done || order[start] == start) {
+            order[start] = Done;
+            continue;
+        }
+        Event held = std::move(events[start]);
+        std::uint32_t at = start;
+        while (order[at] != start) {
+            const std::uint32_t from = order[at];
+            events[at] = std::move(events[from]);
+            order[at] = Done;
+            at = from;
+        }
+        events[at] = std::move(held);
+        order[at] = Done;
+    }
+}
+
 }  // namespace
 
 EventRenumbering sortAndNumberEvents(std::vector<Event>& events)
@@ -116,11 +139,7 @@ EventRenumbering sortAndNumberEvents(std::vector<Event>& events)
             order[i] = i;
         std::stable_sort(order.begin(), order.end(),
                          [&](std::uint32_t a, std::uint32_t b) { return eventBefore(events[a], events[b]); });
-        std::vector<Event> sorted;
-        sorted.reserve(events.size());
-        for (auto i : order)
-            sorted.push_back(std::move(events[i]));
-        events = std::move(sorted);
+        permuteInPlace(events, order);
     }
     // A rule that copies an event leaves two with one id; steps recorded under it name the first in order.
     EventRenumbering ids;
@@ -155,6 +174,47 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
     return events;
 }
 
+namespace {
+
+/// Runs one early rule over `events` (moved into the rule); its steps go to `steps`. Returns false when the rule
+/// threw (a config value of the wrong type): `events` is lost then, and an error step is added.
+bool applyEarlyRule(const CodeRuleEntry& entry, const Catalog& catalog, std::vector<Event>& events,
+                    ExecutionContext& context, std::vector<TraceStep>& steps)
+{
+    Trace trace;
+    bool ok = true;
+    try {
+        events = entry.rule->run(std::move(events), context, catalog, trace);
+    } catch (const std::exception& e) {
+        ok = false;
+        TraceStep step;
+        step.phase = "early";
+        step.rule = entry.id;
+        step.action = "error";
+        step.fired = false;
+        step.summary = std::string("rule failed and was skipped: ") + e.what();
+        trace.record(std::move(step));
+    }
+    for (auto& step : trace.take())
+        steps.push_back(std::move(step));
+    return ok;
+}
+
+/// Rebuilds the input of rule `upTo` after a rule failed: the phase's input again, then every earlier rule
+/// that did not fail (deterministic, so their steps, already held, are not recorded twice).
+void replayEarlyRules(const std::vector<const CodeRuleEntry*>& rules, std::size_t upTo,
+                      const std::set<std::size_t>& failed, const Catalog& catalog, std::vector<Event>& events,
+                      ExecutionContext& context)
+{
+    for (std::size_t k = 0; k < upTo; ++k) {
+        std::vector<TraceStep> ignored;
+        if (!failed.count(k) && applyEarlyRule(*rules[k], catalog, events, context, ignored))
+            sortAndNumberEvents(events);
+    }
+}
+
+}  // namespace
+
 std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> events, ExecutionContext& context,
                                  std::vector<TraceStep>& held, const std::string& onlyRule)
 {
@@ -163,23 +223,19 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
         if (entry.phase == "early" && (onlyRule.empty() || entry.id == onlyRule))
             rules.push_back(&entry);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
-    for (const auto* entry : rules) {
+    // A rule that throws changes nothing. One copy of the phase's input (not one per rule) makes that possible:
+    // after a failure the input of the failed rule is rebuilt from it by replaying the rules before.
+    const std::vector<Event> input = rules.empty() ? std::vector<Event>() : events;
+    const ExecutionContext inputContext = context;
+    std::set<std::size_t> failed;
+    for (std::size_t k = 0; k < rules.size(); ++k) {
         // The rule's steps name events by the ids of the moment: hold every step until the last renumbering.
-        Trace steps;
-        std::vector<Event> input = events;  // kept: a rule that throws (a config of the wrong type) changes nothing
-        try {
-            events = entry->rule->run(std::move(input), context, catalog, steps);
-        } catch (const std::exception& e) {
-            TraceStep step;
-            step.phase = "early";
-            step.rule = entry->id;
-            step.action = "error";
-            step.fired = false;
-            step.summary = std::string("rule failed and was skipped: ") + e.what();
-            steps.record(std::move(step));
+        if (!applyEarlyRule(*rules[k], catalog, events, context, held)) {
+            failed.insert(k);
+            events = input;
+            context = inputContext;
+            replayEarlyRules(rules, k, failed, catalog, events, context);
         }
-        for (auto& step : steps.take())
-            held.push_back(std::move(step));
         renumberStepEvents(held, sortAndNumberEvents(events));
     }
     return events;

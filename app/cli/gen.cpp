@@ -61,6 +61,8 @@ void addGenCommand(CLI::App& app, CliContext& cli)
     sub->add_option("--fault", o->fault, "fault kind, named after its sample (none for a healthy job)");
     sub->add_option("--seed", o->options.seed, "random seed: picks the job id, culprit node and GPU, and the noise");
     sub->add_option("--out", o->options.out, "bundle folder to create (must not exist or be empty)")->required();
+    sub->add_option("--storm-lines", o->options.stormLines,
+                    "extra matching NCCL lines after the fault, spread over the ranks (a log storm)");
     sub->add_option("-j,--jobs", o->options.jobs, "nodes written at once (default: CPU count)")
         ->check(CLI::PositiveNumber);
     sub->callback([o, &cli] { cli.exitCode = runGen(*o); });

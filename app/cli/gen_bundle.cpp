@@ -232,6 +232,9 @@ std::uint64_t writeRankLog(const Job& job, int node, int gpu, const fs::path& di
     }
     for (const auto& l : faultRankTail(job, node, gpu))
         out.line(l);
+    const std::uint64_t storm = stormShare(job, node, gpu);
+    for (std::uint64_t i = 0; i < storm; ++i)
+        out.line(connectionClosed(job, node, gpu, 40000 + static_cast<int>(i % 1000)));
     return out.close();
 }
 

@@ -41,6 +41,9 @@ struct Options {
     std::uint64_t seed = 1;
     std::string out;
     unsigned jobs = 1;  ///< nodes written at once
+    /// A log storm: this many extra matching NCCL lines (a peer's connection closed, again and again), spread
+    /// over every rank but the culprit's, after the fault. 0: none.
+    std::uint64_t stormLines = 0;
 };
 
 /// What was planted: the verdict a correct analysis gives. `node` empty: the cause is job-wide.
@@ -109,6 +112,10 @@ std::string gpuPci(int gpu);          ///< `0000:61:00`
 std::vector<TimedLine> faultKernelLines(const Job& job, int node);
 std::vector<std::string> faultRankTail(const Job& job, int node, int gpu);
 std::vector<std::string> faultSlurmTail(const Job& job);
+/// A storm line: `host:pid:tid [gpu] ... NCCL WARN Net : Connection closed by remote peer <culprit><port>`.
+std::string connectionClosed(const Job& job, int node, int gpu, int port);
+/// How many of the storm's lines a rank's log gets.
+std::uint64_t stormShare(const Job& job, int node, int gpu);
 /// The platform the fault's sample uses (priority tables differ by platform).
 std::string faultPlatform(Fault fault);
 /// The verdict the planted fault should get.

@@ -111,16 +111,36 @@ std::vector<std::string> watchdog(const Job& job, int rank)
                        rank)};
 }
 
+}  // namespace
+
+std::string connectionClosed(const Job& job, int node, int gpu, int port)
+{
+    return format("%s:%d:%d [%d] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer %s.cluster<%d>",
+                  job.hosts[node].c_str(), job.pidOf(node, gpu), job.pidOf(node, gpu) + 131, gpu,
+                  job.hosts[job.culpritNode].c_str(), port);
+}
+
+std::uint64_t stormShare(const Job& job, int node, int gpu)
+{
+    const std::uint64_t storm = job.options.stormLines;
+    const int rank = job.rankOf(node, gpu);
+    const int culprit = job.rankOf(job.culpritNode, job.culpritGpu);
+    const auto others = static_cast<std::uint64_t>(job.ranks() - 1);
+    if (storm == 0 || others == 0 || rank == culprit)
+        return 0;
+    const auto index = static_cast<std::uint64_t>(rank < culprit ? rank : rank - 1);
+    return storm / others + (index < storm % others ? 1 : 0);
+}
+
+namespace {
+
 /// A rank that lost its peer: the NCCL socket error, then the DistBackendError it raises.
 std::vector<std::string> peerGone(const Job& job, int node, int gpu)
 {
     const int rank = job.rankOf(node, gpu);
     std::vector<std::string> out;
     if (gpu == job.culpritGpu)
-        out.push_back(format("%s:%d:%d [%d] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer "
-                             "%s.cluster<%d>",
-                             job.hosts[node].c_str(), job.pidOf(node, gpu), job.pidOf(node, gpu) + 131, gpu,
-                             job.hosts[job.culpritNode].c_str(), 40000 + rank % 200));
+        out.push_back(connectionClosed(job, node, gpu, 40000 + rank % 200));
     for (auto& l : traceback(rank, "dist.all_reduce(grads, group=dp_group)",
                              {"torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
                               "ProcessGroupNCCL.cpp:1970, remote process exited or there was a network error, NCCL "

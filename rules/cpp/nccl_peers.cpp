@@ -261,6 +261,7 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
             s.events.push_back(r.event->id);
         trace.record(std::move(s));
     }
+    events.reserve(events.size() + added.size());  // exactly: insert alone may double the capacity
     events.insert(events.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
     return events;
 }

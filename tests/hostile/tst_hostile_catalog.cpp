@@ -8,6 +8,7 @@
 
 #include "engine/catalog.h"
 #include "engine/json_util.h"
+#include "engine/pipeline.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -33,6 +34,43 @@ std::string extractorFile(const std::string& id, const std::string& pattern, con
     nlohmann::json rule = {
         {"id", id}, {"sources", {"kernel"}}, {"pattern", pattern}, {"event", "xid"}, {"cases", {{{"line", line}}}}};
     return nlohmann::json({{"kind", "extractors"}, {"rules", {rule}}}).dump(2);
+}
+
+/// An early rule that passes its cases but, on an event from node "boom", spoils the context, adds an event
+/// and then throws (as a rule reading a config value of the wrong type only when such evidence arrives does).
+class ThrowOnMarker final : public engine::CodeRule {
+public:
+    std::string id() const override { return "ThrowOnMarker"; }
+    std::string description() const override { return "throws on node boom"; }
+    std::vector<engine::Event> run(std::vector<engine::Event> events, engine::ExecutionContext& context,
+                                   const engine::Catalog&, engine::TraceSink& trace) const override
+    {
+        for (const auto& e : events)
+            if (e.node == "boom") {
+                context.platform = "spoiled";
+                events.push_back(e);
+                engine::TraceStep step;
+                step.phase = "early";
+                step.rule = id();
+                step.action = "partial";
+                trace.record(std::move(step));
+                throw std::runtime_error("type must be number, but is string");
+            }
+        return events;
+    }
+};
+
+engine::Event testEvent(const std::string& type, const std::string& node, int at,
+                        std::map<std::string, std::string> attrs)
+{
+    engine::Event e;
+    e.type = type;
+    e.rule = "test";
+    e.node = node;
+    e.time = 1'700'000'000LL * engine::NsPerSec + at * engine::NsPerSec;
+    e.timeSource = engine::TimeSource::Absolute;
+    e.attrs = std::move(attrs);
+    return e;
 }
 
 }  // namespace
@@ -117,6 +155,48 @@ private Q_SLOTS:
         QVERIFY2(diags.find("early/xid_burst.json:") != std::string::npos, diags.c_str());
         QVERIFY(!catalog->extractors().empty());
         checkCli(rules, false);
+    }
+
+    /// A rule that throws while running changes nothing (events, context), even after earlier rules changed
+    /// the events, and the later rules still run; the trace says it failed.
+    void aRuleThatThrowsWhileRunningChangesNothing()
+    {
+        const fs::path rules = rulesCopy("throws-running");
+        nlohmann::json file = nlohmann::json::parse(tests::slurp(rules / "early" / "gpu_identity.json"));
+        file["rules"][0]["id"] = "ThrowOnMarker";
+        file["rules"][0]["implementation"] = "ThrowOnMarker";
+        file["rules"][0]["order"] = 15;  // after LearnGpuIdentity (10), before the Xid rules
+        tests::writeFile(rules / "early" / "throw_on_marker.json", file.dump(1));
+        engine::CodeRuleRegistry registry = rules::builtinCodeRules();
+        registry.factories["ThrowOnMarker"] = [](const nlohmann::json&) { return std::make_unique<ThrowOnMarker>(); };
+        const auto catalog = engine::Catalog::load(rules.string(), registry);
+        QVERIFY2(diagnosticsText(*catalog).find("ThrowOnMarker") == std::string::npos,
+                 diagnosticsText(*catalog).c_str());
+        const std::vector<engine::Event> input = {
+            testEvent("nccl_init", "n2", 0, {{"bus_id", "61000"}, {"local_gpu", "3"}}),
+            testEvent("xid", "n2", 100, {{"xid", "79"}, {"pci", "0000:61:00"}}),
+            testEvent("xid", "boom", 200, {{"xid", "79"}, {"pci", "0000:61:00"}})};
+        engine::ExecutionContext context, expectedContext;
+        context.nodes = expectedContext.nodes = {"n2", "boom"};
+        engine::Trace trace, expectedTrace;
+        const auto got = engine::runEarlyRules(*catalog, input, context, trace);
+        const auto want = engine::runEarlyRules(*tests::sourceCatalog(), input, expectedContext, expectedTrace);
+        QCOMPARE(got.size(), want.size());
+        for (std::size_t i = 0; i < got.size(); ++i) {
+            QCOMPARE(got[i].id, want[i].id);
+            QCOMPARE(got[i].type, want[i].type);
+            QCOMPARE(got[i].node, want[i].node);
+            QCOMPARE(got[i].gpu, want[i].gpu);
+            QCOMPARE(got[i].symptom, want[i].symptom);
+            QVERIFY(got[i].attrs == want[i].attrs);
+        }
+        QCOMPARE(context.platform, expectedContext.platform);
+        QVERIFY(context.pciToGpu == expectedContext.pciToGpu);
+        int errors = 0;
+        for (const auto& step : trace.steps())
+            errors += step.rule == "ThrowOnMarker" && step.action == "error" ? 1 : 0;
+        QCOMPARE(errors, 1);
+        QCOMPARE(trace.steps().size(), expectedTrace.steps().size() + 2);  // the partial step and the error
     }
 
     void linkLoopsAreDiagnostics()

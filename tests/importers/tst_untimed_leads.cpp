@@ -6,8 +6,11 @@
 #include "engine/report.h"
 #include "importers/leads.h"
 
+#include <QDirIterator>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <re2/re2.h>
 
 using namespace attrib;
 
@@ -32,6 +35,7 @@ private slots:
     void untimedExitsAfterTimedCauseDecideNothing();
     void unknownVerdictListsLeads();
     void errorLevelWords();
+    void errorLevelAgreesWithItsRegex();
 };
 
 void TestUntimedLeads::untimedExcerptStillDecides()
@@ -130,6 +134,71 @@ void TestUntimedLeads::errorLevelWords()
         QVERIFY2(importers::isErrorLevel(line), line);
     for (const char* line : {"GPU available: True", "terror", "step 10 loss 2.1", "failover configured"})
         QVERIFY2(!importers::isErrorLevel(line), line);
+}
+
+/// The word scanner says what this regex (its former implementation) says, on every line of the samples and
+/// the importer fixtures and on crafted word-boundary cases (ASCII text; RE2's Unicode case folding of `k` and
+/// `s` to the Kelvin sign and long s is not followed).
+void TestUntimedLeads::errorLevelAgreesWithItsRegex()
+{
+    const re2::RE2 reference("(?i:\\b(?:errors?|fatal|failed|failure|fail|critical|crit|panic|traceback|"
+                             "exception|segmentation fault|segfault|core dumped|killed|abort(?:ed|ing)?|"
+                             "oops|unrecoverable|uncorrectable)\\b)|(?:Error|Exception)\\b");
+    QVERIFY(reference.ok());
+    std::vector<std::string> lines = {"x-error-y",
+                                      "errors_",
+                                      "_error",
+                                      "ERRORS!",
+                                      "RuntimeErrorX",
+                                      "RuntimeError.",
+                                      "my.Exception",
+                                      "exceptions",
+                                      "Segmentation  fault",
+                                      "segmentation fault_",
+                                      "segmentation faults",
+                                      "core dumped.",
+                                      "core dumpedx",
+                                      "ABORTING",
+                                      "abortion",
+                                      "crit:",
+                                      "critic",
+                                      "OOPS",
+                                      "Oops!",
+                                      "uncorrectable ECC",
+                                      "failover",
+                                      "FAILURE",
+                                      "fail",
+                                      "9error9",
+                                      "error\xc3\xa9",
+                                      "\xc3\xa9"
+                                      "error",
+                                      "Errors",
+                                      "xErrors",
+                                      "",
+                                      "Exception",
+                                      "TypeError",
+                                      "fault",
+                                      "dumped",
+                                      "segfault\n"};
+    for (const char* root : {"/samples", "/tests/fixtures/importers"}) {
+        QDirIterator it(QString::fromUtf8(ATTRIB_SOURCE_DIR) + QLatin1String(root), QDir::Files,
+                        QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile f(it.next());
+            if (f.size() > 4'000'000 || !f.open(QIODevice::ReadOnly))
+                continue;
+            for (const auto& line : f.readAll().split('\n'))
+                lines.push_back(line.toStdString());
+        }
+    }
+    QVERIFY(lines.size() > 10000);
+    std::size_t errors = 0;
+    for (const auto& line : lines) {
+        const bool want = re2::RE2::PartialMatch(line, reference);
+        QVERIFY2(importers::isErrorLevel(line) == want, line.c_str());
+        errors += want ? 1 : 0;
+    }
+    QVERIFY(errors > 100);
 }
 
 QTEST_APPLESS_MAIN(TestUntimedLeads)

@@ -111,6 +111,24 @@ private Q_SLOTS:
         QVERIFY(bundleHash(a) != bundleHash(c));
     }
 
+    /// A log storm adds exactly the asked number of matching lines and leaves the verdict alone.
+    void stormKeepsTheVerdict()
+    {
+        const QStringList args{
+            QStringLiteral("--nodes"),   QStringLiteral("3"), QStringLiteral("--gpus-per-node"), QStringLiteral("2"),
+            QStringLiteral("--minutes"), QStringLiteral("1"), QStringLiteral("--seed"),          QStringLiteral("5")};
+        QString calm, storm;
+        QVERIFY(!gen(args, calm).isEmpty());
+        QVERIFY(!gen(args + QStringList{QStringLiteral("--storm-lines"), QStringLiteral("1001")}, storm).isEmpty());
+        const auto a = importers::analyzeBundle(calm.toStdString(), tests::sourceCatalog());
+        const auto b = importers::analyzeBundle(storm.toStdString(), tests::sourceCatalog());
+        QVERIFY2(a.result && b.result, (a.error + b.error).c_str());
+        QCOMPARE(b.result->observations.size(), a.result->observations.size() + 1001);
+        QCOMPARE(b.result->verdict.terminalState, a.result->verdict.terminalState);
+        QVERIFY(a.result->verdict.rootCause && b.result->verdict.rootCause);
+        QCOMPARE(b.result->verdict.rootCause->symptomId, a.result->verdict.rootCause->symptomId);
+    }
+
     void rejectsBadInput()
     {
         QString dir;
