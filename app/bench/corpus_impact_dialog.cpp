@@ -35,7 +35,7 @@ public:
         : m_bar(bar)
     {
     }
-    void progress(const std::string&, std::uint64_t done, std::uint64_t total) override
+    void progress(engine::ProgressStage, std::uint64_t done, std::uint64_t total) override
     {
         // Queued to the application object, which outlives the dialog; the bar may be gone by then.
         QPointer<QProgressBar> bar = m_bar;

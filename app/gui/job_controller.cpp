@@ -46,18 +46,17 @@ public:
     {
     }
 
-    void progress(const std::string& stage, std::uint64_t done, std::uint64_t total) override
+    void progress(engine::ProgressStage stage, std::uint64_t done, std::uint64_t total) override
     {
         if (m_promise.isCanceled())
             m_cancel = true;
-        if (stage == "reading files")
-            report(QStringLiteral("reading files and extracting"), 50 + scaled(done, total, 800));
-        else if (stage == "correlating")
-            report(QStringLiteral("correlating"), 870);
-        else if (stage == "verdict")
-            report(QStringLiteral("verdict"), 920);
-        else
-            report(QString::fromStdString(stage), -1);
+        switch (stage) {
+        case engine::ProgressStage::ReadingFiles:
+            return report(QStringLiteral("reading files and extracting"), 50 + scaled(done, total, 800));
+        case engine::ProgressStage::Correlating: return report(QStringLiteral("correlating"), 870);
+        case engine::ProgressStage::Verdict: return report(QStringLiteral("verdict"), 920);
+        default: return report(QString::fromUtf8(engine::toString(stage)), -1);
+        }
     }
 
     void report(const QString& stage, int permille)

@@ -115,7 +115,7 @@ private Q_SLOTS:
     {
         auto* debugger = m_bench->debugger();
         debugger->first();
-        const auto firstAdd = *m_bench->replay()->firstStepOfPhase("symptoms");
+        const auto firstAdd = *m_bench->replay()->firstStepOfPhase(engine::TracePhase::Symptoms);
         debugger->setCurrentStep(static_cast<int>(firstAdd));
         QVERIFY(m_stepState);
         QCOMPARE(m_stepState->symptoms.size(), std::size_t(1));
