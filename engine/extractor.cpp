@@ -113,8 +113,47 @@ int indexField(Event& e, const char* key, int fallback)
 
 }  // namespace
 
-std::string expandProse(const std::string& tpl, const std::map<std::string, std::string>& values, bool* missing)
+namespace {
+
+/// True when every `{name}` placeholder in `text` has a non-empty value.
+bool allFilled(std::string_view text, const std::map<std::string, std::string>& values)
 {
+    for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
+        const auto close = text.find('}', open);
+        if (close == std::string_view::npos)
+            break;
+        const auto it = values.find(std::string(text.substr(open + 1, close - open - 1)));
+        if (it == values.end() || it->second.empty())
+            return false;
+    }
+    return true;
+}
+
+/// Resolves `[[optional]]` segments: kept without the brackets when all their placeholders have values, else
+/// dropped whole (so "the traceback[[ of rank {rank}]]" reads well whether the rank is known or not).
+std::string resolveOptional(const std::string& tpl, const std::map<std::string, std::string>& values)
+{
+    std::string out;
+    std::size_t at = 0;
+    for (std::size_t open = tpl.find("[["); open != std::string::npos; open = tpl.find("[[", at)) {
+        const auto close = tpl.find("]]", open + 2);
+        if (close == std::string::npos)
+            break;
+        out.append(tpl, at, open - at);
+        const std::string_view inner = std::string_view(tpl).substr(open + 2, close - open - 2);
+        if (allFilled(inner, values))
+            out += inner;
+        at = close + 2;
+    }
+    out.append(tpl, at, std::string::npos);
+    return out;
+}
+
+}  // namespace
+
+std::string expandProse(const std::string& raw, const std::map<std::string, std::string>& values, bool* missing)
+{
+    const std::string tpl = resolveOptional(raw, values);
     std::map<std::string, std::string> filled = values;
     for (std::size_t open = tpl.find('{'); open != std::string::npos; open = tpl.find('{', open + 1)) {
         const auto close = tpl.find('}', open);

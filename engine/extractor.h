@@ -48,7 +48,8 @@ Event makeEvent(const LineMatch& match, const Observation& obs);
 /// Expands `{name}` placeholders from a map; unknown names expand to "?".
 std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values);
 /// Expands `{name}` placeholders for prose read by people: unknown values become words ("an unknown node",
-/// "unknown"), never "?". Sets `missing` when a placeholder had no value.
+/// "unknown"), never "?". Sets `missing` when a placeholder had no value. A `[[segment]]` is kept (without the
+/// brackets) only when all its placeholders have values: "the traceback[[ of rank {rank}]]".
 std::string expandProse(const std::string& tpl, const std::map<std::string, std::string>& values,
                         bool* missing = nullptr);
 

@@ -57,6 +57,8 @@ constexpr EnumName<TraceAction> kActions[] = {
     {TraceAction::NoCulprit, "no_culprit"},
     {TraceAction::LookBack, "look_back"},
     {TraceAction::Group, "group"},
+    {TraceAction::HangInsideSave, "hang-inside-save"},
+    {TraceAction::CheckpointOutlasts, "checkpoint-outlasts"},
     {TraceAction::Unknown, "unknown"},
 };
 

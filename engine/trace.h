@@ -68,6 +68,8 @@ enum class TraceAction : std::uint8_t {
     NoCulprit,
     LookBack,
     Group,
+    HangInsideSave,
+    CheckpointOutlasts,
     Unknown,  ///< a name read back from a store that this version does not know
 };
 const char* toString(TraceAction action);

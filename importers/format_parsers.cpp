@@ -5,6 +5,9 @@
 #include "importers/format_prefix.h"
 #include "importers/timestamps.h"
 
+#include "engine/number.h"
+
+#include <cctype>
 #include <map>
 #include <string>
 
@@ -285,6 +288,24 @@ public:
 };
 
 /// Plain text: every line goes to the parser of its own form, so a file mixing forms keeps each line's stamp.
+/// The line after a grep file-name prefix (`name:` or `name:123:`, a name without blanks), "" when there is none.
+std::string_view afterGrepFileName(std::string_view line)
+{
+    const std::size_t colon = line.find(':');
+    if (colon == 0 || colon == std::string_view::npos || colon > 255)
+        return {};
+    for (const char c : line.substr(0, colon))
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '/'))
+            return {};
+    std::string_view rest = line.substr(colon + 1);
+    std::size_t digits = 0;
+    while (digits < rest.size() && engine::isDigit(rest[digits]))
+        ++digits;
+    if (digits > 0 && digits < rest.size() && rest[digits] == ':')
+        rest.remove_prefix(digits + 1);
+    return rest.empty() || rest[0] == ' ' ? std::string_view() : rest;
+}
+
 class PlainTextParser final : public LineParser {
 public:
     explicit PlainTextParser(const TimeHints& hints)
@@ -299,12 +320,35 @@ public:
             return false;
         }
         Format format = lineFormatOf(line);
+        std::string_view pdsh;
+        if (format == Format::None) {
+            // `pdsh -w node[01-04] 'grep NVRM /var/log/messages'`: `node01: Jun 17 20:18:08 host kernel: ...`
+            std::string_view inner = line;
+            if (stripPdshHost(inner, pdsh) && lineFormatOf(inner) != Format::None) {
+                line = inner;
+                format = lineFormatOf(inner);
+            } else {
+                pdsh = {};
+            }
+        }
+        if (format == Format::None) {
+            // `grep PATTERN messages*` output: `messages:Jun 17 20:18:08 host kernel: ...` (or `file:123:` with -n)
+            // is read as the line grep found, so its stamp and host count.
+            const std::string_view found = afterGrepFileName(line);
+            if (const Format inner = found.empty() ? Format::None : lineFormatOf(found); inner != Format::None) {
+                line = found;
+                format = inner;
+            }
+        }
         if (format == Format::None)
             format = Format::App;  // launcher prefixes and framework stamps of any line are still taken
         auto& parser = m_parsers[format];
         if (!parser)
             parser = makeFormatParser(format, m_hints);
-        return parser->parse(line, out);
+        const bool parsed = parser->parse(line, out);
+        if (parsed && !pdsh.empty())
+            out.host = pdsh;  // the name the operator reached the node by
+        return parsed;
     }
 
 private:

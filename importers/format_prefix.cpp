@@ -5,6 +5,7 @@
 #include "engine/number.h"
 #include "importers/timestamps.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -292,6 +293,9 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkPod;
     if (out.host.empty() && stripMpiHost(s, out.host))
         return MarkHost;
+    // pdsh / clush add their `node01: ` outermost, before every other prefix of the line.
+    if (marks == 0 && out.host.empty() && stripPdshHost(s, out.host))
+        return MarkPdsh;
     // srun adds its label outermost, so it is only looked for before any rank or message prefix.
     if ((marks & (MarkRank | MarkMpi | MarkLabel | MarkGlog)) == 0 && stripLabel(s, out.rank))
         return MarkLabel;
@@ -346,6 +350,29 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
     return true;
 }
 
+bool stripPdshHost(std::string_view& s, std::string_view& host)
+{
+    // Kernel device names that start dmesg lines the same way (`ata1: SATA link up`, `eth0: ...`, `CPU3: Core
+    // temperature ...`) and rank tags of training scripts: the letters before the first digit.
+    static constexpr std::array<std::string_view, 24> notHosts = {
+        "ata", "eth", "ib",   "bond", "nvme", "sd",  "md",  "scsi", "usb", "mlx",  "hub",  "em",
+        "en",  "br",  "veth", "loop", "dm",   "tty", "cpu", "CPU",  "GPU", "rank", "Rank", "nvidia"};
+    const std::size_t colon = s.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 63 || startsWith(s, "slurmstepd"))
+        return false;  // `slurmstepd-<host>: ` is Slurm's own prefix
+    const std::string_view name = s.substr(0, colon);
+    const std::size_t digit = name.find_first_of("0123456789");
+    if (!isHostName(name) || digit == std::string_view::npos || name.back() == '.')
+        return false;
+    if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
+        return false;
+    if (colon + 1 < s.size() && s[colon + 1] != ' ')
+        return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`
+    host = name;
+    s = colon + 1 < s.size() ? s.substr(colon + 2) : std::string_view();
+    return true;
+}
+
 unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out)
 {
     unsigned marks = 0;
@@ -354,10 +381,13 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         // Stamps first: a collector stamp `2026-04-22T21:34:20 [3]` must not pass for an NCCL `host:pid:tid [dev]`.
         const unsigned mark = stripOnce(s, marks, years, out);
         if (mark == 0) {
+            const std::string_view pdsh = (marks & MarkPdsh) != 0 ? out.host : std::string_view();
             if (matchNcclPrefix(s, out.host, out.gpu))
                 marks |= MarkNccl;
             else if (out.host.empty())
                 hostNamedBySrun(s, out.host);
+            if (!pdsh.empty())
+                out.host = pdsh;  // the name the operator reached the node by, over the machine's own
             break;
         }
         marks |= mark;

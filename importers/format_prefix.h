@@ -20,6 +20,7 @@ enum AppMark : unsigned {
     MarkRole = 1u << 7,   ///< torchrun / torch elastic local-rank prefix `[default0]:`
     MarkPod = 1u << 8,    ///< `kubectl logs --prefix`: `[pod/trainer-0/pytorch] `
     MarkHost = 1u << 9,   ///< Open MPI `[host:pid] ` (names the host)
+    MarkPdsh = 1u << 10,  ///< pdsh / clush `node01: ` (names the host)
 };
 
 /// Supplies years to stamps without one; a backward month jump of more than six months (Dec -> Jan)
@@ -45,6 +46,10 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source);
 
 /// NCCL `host:pid:tid [dev]` at the start of `s`.
 bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu);
+
+/// pdsh / clush `node01: ` (or a bare `node01:`) at the start of `s`: a host name with a digit, not a kernel
+/// device name (`ata1:`, `eth0:`) or rank tag; strips it and names the host.
+bool stripPdshHost(std::string_view& s, std::string_view& host);
 
 /// Strips, repeatedly, launcher prefixes and stamps from an application line and sets rank, gpu,
 /// host, time and text in `out`. NCCL lines keep their whole `host:pid:tid [dev] ...` text.

@@ -107,6 +107,22 @@ LineClass classifyHostPrefixed(std::string_view s)
     return cls == LineClass::DmesgT || cls == LineClass::DmesgRaw || cls == LineClass::DmesgRel ? cls : LineClass::None;
 }
 
+LineClass classifyLine(std::string_view line, Tally& tally);
+
+/// `node01: Dec  1 10:00:00 host kernel: ...` (pdsh / clush before a syslog, journal or Slurm line; one level).
+bool pdshBeforeOtherForm(std::string_view s)
+{
+    std::string_view host;
+    if (!stripPdshHost(s, host) || s.empty())
+        return false;
+    std::string_view nested = s;
+    if (stripPdshHost(nested, host))
+        return false;
+    Tally inner;
+    const LineClass cls = classifyLine(s, inner);
+    return cls != LineClass::None && cls != LineClass::App;
+}
+
 LineClass classifyLine(std::string_view line, Tally& tally)
 {
     Rfc5424Header rfc5424;
@@ -129,6 +145,8 @@ LineClass classifyLine(std::string_view line, Tally& tally)
         return LineClass::KernelBare;
     if (isSlurmLine(line))
         return LineClass::SlurmOut;
+    if (pdshBeforeOtherForm(s))
+        return LineClass::None;  // only the plain-text reader takes the host and then the inner line's form
     YearTracker years(2000);
     ParsedLine parsed;
     const unsigned marks = stripAppPrefixes(line, years, parsed);

@@ -3,6 +3,7 @@
 #include "rules/cpp/builtin_rules.h"
 
 #include "rules/cpp/breadth.h"
+#include "rules/cpp/checkpoint_stall.h"
 #include "rules/cpp/gpu_identity.h"
 #include "rules/cpp/nccl_hang.h"
 #include "rules/cpp/nccl_peers.h"
@@ -31,6 +32,9 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["PythonExceptionOrigin"] = [](const nlohmann::json& c) { return makePythonExceptionOrigin(c); };
         r.factories["JobWideBreadth"] = [](const nlohmann::json& c) { return makeJobWideBreadth(c); };
         r.factories["NvlinkLinkStates"] = [](const nlohmann::json& c) { return makeNvlinkLinkStates(c); };
+        r.factories["CheckpointOutlastsCollective"] = [](const nlohmann::json& c) {
+            return makeCheckpointOutlastsCollective(c);
+        };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();

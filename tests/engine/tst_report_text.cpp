@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The terminal report keeps a flood of coverage errors short (issue 11): eight per collector, then how many more
 // and where to read them all; the JSON verdict carries every one. Unknown node and time are written as words.
+#include "engine/extractor.h"
 #include "engine/report.h"
 #include "engine/verdict_json.h"
 
@@ -40,6 +41,20 @@ private Q_SLOTS:
         const std::string text = engine::reportText(r);
         QVERIFY2(text.find("app_exception on an unknown node, time unknown") != std::string::npos, text.c_str());
         QVERIFY(text.find(" on  at ") == std::string::npos);
+    }
+
+    void optionalSegmentsDropWhenTheirValueIsUnknown()
+    {
+        const std::string tpl = "fix the error at the bottom of the traceback[[ of rank {rank}]] on {node}";
+        bool missing = false;
+        QCOMPARE(engine::expandProse(tpl, {{"rank", "3"}, {"node", "n1"}}, &missing),
+                 std::string("fix the error at the bottom of the traceback of rank 3 on n1"));
+        QVERIFY(!missing);
+        QCOMPARE(engine::expandProse(tpl, {{"rank", ""}, {"node", "n1"}}, &missing),
+                 std::string("fix the error at the bottom of the traceback on n1"));
+        QVERIFY(!missing);  // a dropped segment is not a missing value
+        QCOMPARE(engine::expandProse("[[a {x}]][[ b {y}]] c[[ unclosed", {{"y", "2"}}),
+                 std::string(" b 2 c[[ unclosed"));
     }
 };
 

@@ -196,7 +196,23 @@ void TestPlainText::nodeNamedByLine()
          {"srun: error: Node failure on gpu-n13", NoTime, TimeSource::None, "gpu-n13",
           "srun: error: Node failure on gpu-n13"},
          {"[proxy:0:1@gpu-n14] HYDU_sock_write: write error", NoTime, TimeSource::None, "gpu-n14",
-          "HYDU_sock_write: write error"}});
+          "HYDU_sock_write: write error"},
+         // pdsh / clush name the node they ran on; it wins over the machine's own name in an NCCL prefix
+         {"node01: VM-0-14-centos:106:196 [0] transport/net_ib.cc:73 NCCL WARN NET/IB : Got async event : GID table "
+          "change",
+          NoTime, TimeSource::None, "node01",
+          "VM-0-14-centos:106:196 [0] transport/net_ib.cc:73 NCCL WARN NET/IB : Got async event : GID table change", -1,
+          0},
+         {"gpu-n15: [rank3]: RuntimeError: x", NoTime, TimeSource::None, "gpu-n15", "RuntimeError: x", 3},
+         {"node02: Dec  1 10:00:00 gpu-n16 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
+          "node02", "NVRM: x"},
+         {"ata1: SATA link up 6.0 Gbps", NoTime, TimeSource::None, "", "ata1: SATA link up 6.0 Gbps"},
+         {"Exception: x", NoTime, TimeSource::None, "", "Exception: x"},
+         // grep over several files: `file:line` as grep found it
+         {"messages:Dec  1 10:00:01 gpu-n17 kernel: NVRM: y", makeTime(2026, 12, 1, 10, 0, 1), TimeSource::YearInferred,
+          "gpu-n17", "NVRM: y"},
+         {"messages-20261201:12:Dec  1 10:00:02 gpu-n18 kernel: NVRM: z", makeTime(2026, 12, 1, 10, 0, 2),
+          TimeSource::YearInferred, "gpu-n18", "NVRM: z"}});
     QCOMPARE(shortHost("10.1.2.3"), std::string("10.1.2.3"));
     QCOMPARE(shortHost("GPU-N07.cluster.local"), std::string("gpu-n07"));
     QCOMPARE(shortHost("fe80::1"), std::string("fe80::1"));
