@@ -5,11 +5,11 @@
 #include "../common/guide_blocks.h"
 #include "../common/test_catalog.h"
 #include "hostile_run.h"
+#include "hostile_scratch.h"
 
 #include "engine/catalog.h"
 #include "engine/json_util.h"
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <set>
@@ -41,7 +41,7 @@ class TestHostileCatalog : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
+    tests::ScratchRoot m_tmp;
     fs::path m_root;
 
     fs::path rulesCopy(const std::string& name)
@@ -66,8 +66,8 @@ private:
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path().toStdString();
+        QVERIFY(m_tmp.valid());
+        m_root = m_tmp.root();
     }
 
     void diagnosticsNameTheEntryLine()

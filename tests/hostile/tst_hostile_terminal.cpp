@@ -4,6 +4,7 @@
 // must not abort `analyze --json`, `eval` or `replay --json`; Markdown keeps one table row per field.
 #include "../common/test_catalog.h"
 #include "hostile_run.h"
+#include "hostile_scratch.h"
 
 #include "engine/report.h"
 #include "engine/safe_text.h"
@@ -11,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace attrib;
@@ -50,14 +50,14 @@ class TestHostileTerminal : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
+    tests::ScratchRoot m_tmp;
     fs::path m_root;
 
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path().toStdString();
+        QVERIFY(m_tmp.valid());
+        m_root = m_tmp.root();
         writeEscapeBundle(m_root / "escapes");
     }
 
