@@ -304,6 +304,17 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
     for (auto* s : best)
         if (seen.insert(s->node).second)
             perNode.push_back(s);
+    // A candidate without a node that has the same symptom as a named one is that failure seen in a file that
+    // names no host (a pasted backtrace next to the run's log), not a rival on another node.
+    const auto sameNamed = [&](const Symptom* s) {
+        return s->node.empty() && std::any_of(perNode.begin(), perNode.end(), [&](const Symptom* o) {
+                   return !o->node.empty() && o->name == s->name;
+               });
+    };
+    if (const auto merged = std::count_if(perNode.begin(), perNode.end(), sameNamed); merged > 0) {
+        perNode.erase(std::remove_if(perNode.begin(), perNode.end(), sameNamed), perNode.end());
+        step.details["unnamed_same_symptom"] = "a node-less candidate is the same symptom as a named one: not a rival";
+    }
     TimeNs tie = table ? table->tieWindow : 5 * NsPerSec;
     if (perNode.size() > 1) {
         auto u = [&](const Symptom* s) {

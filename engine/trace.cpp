@@ -59,6 +59,7 @@ constexpr EnumName<TraceAction> kActions[] = {
     {TraceAction::Group, "group"},
     {TraceAction::HangInsideSave, "hang-inside-save"},
     {TraceAction::CheckpointOutlasts, "checkpoint-outlasts"},
+    {TraceAction::SoleNode, "sole-node"},
     {TraceAction::Unknown, "unknown"},
 };
 

@@ -70,6 +70,7 @@ enum class TraceAction : std::uint8_t {
     Group,
     HangInsideSave,
     CheckpointOutlasts,
+    SoleNode,
     Unknown,  ///< a name read back from a store that this version does not know
 };
 const char* toString(TraceAction action);

@@ -306,6 +306,29 @@ std::string_view afterGrepFileName(std::string_view line)
     return rest.empty() || rest[0] == ' ' ? std::string_view() : rest;
 }
 
+/// A syslog kernel line quoted inside another message (an alert, a chat or ticket paste: `Xid errors on instance:
+/// node7, Error: May 29 01:37:38 node7 kernel: NVRM: ...`): the quoted line from its stamp on, "" when there is none.
+std::string_view quotedKernelLine(std::string_view line)
+{
+    const std::size_t tag = line.find(" kernel: ");
+    if (tag == std::string_view::npos || tag == 0)
+        return {};
+    const std::size_t hostStart = line.rfind(' ', tag - 1);
+    if (hostStart == std::string_view::npos)
+        return {};
+    // The stamp before the host: RFC 3164 `May 29 01:37:38` or an ISO 8601 one, at most 40 bytes.
+    const std::size_t lowest = hostStart > 40 ? hostStart - 40 : 0;
+    for (std::size_t start = lowest; start < hostStart; ++start) {
+        if (start > 0 && line[start - 1] != ' ')
+            continue;
+        const std::string_view quoted = line.substr(start);
+        const Format format = lineFormatOf(quoted);
+        if (format != Format::None && format != Format::App)
+            return quoted;
+    }
+    return {};
+}
+
 class PlainTextParser final : public LineParser {
 public:
     explicit PlainTextParser(const TimeHints& hints)
@@ -338,6 +361,12 @@ public:
             if (const Format inner = found.empty() ? Format::None : lineFormatOf(found); inner != Format::None) {
                 line = found;
                 format = inner;
+            }
+        }
+        if (format == Format::None) {
+            if (const std::string_view quoted = quotedKernelLine(line); !quoted.empty()) {
+                line = quoted;
+                format = lineFormatOf(quoted);
             }
         }
         if (format == Format::None)

@@ -9,6 +9,7 @@
 #include "rules/cpp/nccl_peers.h"
 #include "rules/cpp/nvlink_state.h"
 #include "rules/cpp/python_exceptions.h"
+#include "rules/cpp/sole_node.h"
 #include "rules/cpp/workload_scope.h"
 #include "rules/cpp/xid_burst.h"
 
@@ -35,6 +36,7 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["CheckpointOutlastsCollective"] = [](const nlohmann::json& c) {
             return makeCheckpointOutlastsCollective(c);
         };
+        r.factories["SoleNodeFromCommandLine"] = [](const nlohmann::json& c) { return makeSoleNodeFromCommandLine(c); };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();

@@ -208,6 +208,9 @@ void TestPlainText::nodeNamedByLine()
           "node02", "NVRM: x"},
          {"ata1: SATA link up 6.0 Gbps", NoTime, TimeSource::None, "", "ata1: SATA link up 6.0 Gbps"},
          {"Exception: x", NoTime, TimeSource::None, "", "Exception: x"},
+         // a kernel line quoted in an alert or a ticket
+         {"Xid errors on instance: gpu-n19, Error: Dec  1 10:00:03 gpu-n19 kernel: [257087.812628] NVRM: Xid 64",
+          makeTime(2026, 12, 1, 10, 0, 3), TimeSource::YearInferred, "gpu-n19", "NVRM: Xid 64"},
          // grep over several files: `file:line` as grep found it
          {"messages:Dec  1 10:00:01 gpu-n17 kernel: NVRM: y", makeTime(2026, 12, 1, 10, 0, 1), TimeSource::YearInferred,
           "gpu-n17", "NVRM: y"},
