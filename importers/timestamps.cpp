@@ -66,10 +66,7 @@ std::optional<StampMatch> parseIso8601(std::string_view s)
     const auto stamp = engine::parseIsoStamp(s);
     if (!stamp)
         return std::nullopt;
-    StampMatch match;
-    match.time = stamp->time;
-    match.length = stamp->length;
-    return match;
+    return StampMatch{stamp->time, stamp->length, true};
 }
 
 TimeNs isoTime(std::string_view s)
@@ -92,11 +89,7 @@ std::optional<StampMatch> parseRfc3164(std::string_view s, int year)
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, false);  // journalctl -o short-precise
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second, nanos);
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second, nanos), pos, false};
 }
 
 std::optional<StampMatch> parseDmesgT(std::string_view s)
@@ -110,10 +103,7 @@ std::optional<StampMatch> parseDmesgT(std::string_view s)
         !readClock(s, pos, hour, minute, second) || !expect(s, pos, ' ') || !readDigits(s, pos, 4, year) ||
         !expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second);
-    match.length = pos;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second), pos, true};
 }
 
 std::optional<StampMatch> parseDmesgRaw(std::string_view s)
@@ -137,11 +127,7 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s)
     readFraction(s, pos, nanos, false);
     if (pos == fractionStart || !expect(s, pos, ']'))
         return std::nullopt;
-    StampMatch match;
-    match.time = seconds * engine::NsPerSec + nanos;
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
 }
 
 std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)
@@ -167,11 +153,7 @@ std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)
         return std::nullopt;
     if (!expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second);
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second), pos, false};
 }
 
 std::optional<StampMatch> parseDmesgDelta(std::string_view s)
@@ -196,11 +178,7 @@ std::optional<StampMatch> parseDmesgDelta(std::string_view s)
     readFraction(s, pos, nanos, false);
     if (pos == fractionStart || (angle && !expect(s, pos, '>')) || !expect(s, pos, ']'))
         return std::nullopt;
-    StampMatch match;
-    match.time = seconds * engine::NsPerSec + nanos;
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
 }
 
 std::optional<StampMatch> parseGlog(std::string_view s, int year)
@@ -221,11 +199,7 @@ std::optional<StampMatch> parseGlog(std::string_view s, int year)
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, false);
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second, nanos);
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second, nanos), pos, false};
 }
 
 std::optional<StampMatch> parseFabricManager(std::string_view s)
@@ -236,10 +210,7 @@ std::optional<StampMatch> parseFabricManager(std::string_view s)
         !readDigits(s, pos, 4, year) || !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second) ||
         !expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second);
-    match.length = pos;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second), pos, true};
 }
 
 }  // namespace attrib::importers

@@ -3,15 +3,21 @@
 #pragma once
 
 #include <QTemporaryDir>
+#include <QtGlobal>
 
 #include <filesystem>
 #include <string>
 
 namespace attrib::tests {
 
+/// Stops the test program when the temporary folder cannot be made (nothing could run without it).
 class ScratchRoot {
 public:
-    bool valid() const { return m_tmp.isValid(); }
+    ScratchRoot()
+    {
+        if (!m_tmp.isValid())
+            qFatal("cannot create a temporary folder: %s", qPrintable(m_tmp.errorString()));
+    }
     std::filesystem::path root() const { return m_tmp.path().toStdString(); }
     /// `root()/name`, created with its parents.
     std::filesystem::path scratch(const std::string& name) const

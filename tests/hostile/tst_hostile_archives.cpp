@@ -61,15 +61,8 @@ class TestHostileArchives : public QObject {
 
 private:
     tests::ScratchRoot m_tmp;
-    fs::path m_root;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.valid());
-        m_root = m_tmp.root();
-    }
-
     void rejectedMemberBombStopsAtTheRatio()
     {
         // 40 GiB of zeros behind an absolute path, 1.3 MB on disk: skipping it must not decompress it all.

@@ -58,15 +58,8 @@ class TestHostileBoundary : public QObject {
 
 private:
     tests::ScratchRoot m_tmp;
-    fs::path m_root;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.valid());
-        m_root = m_tmp.root();
-    }
-
     void linksStayInsideTheBundle()
     {
         const fs::path dir = m_tmp.scratch("links");
