@@ -200,6 +200,20 @@ private Q_SLOTS:
         QVERIFY(dialog.summary().startsWith(QStringLiteral("1 of 1 verdict(s) changed")));
     }
 
+    void corpusImpactCanBeCancelled()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(!m_bench->controller()->busy(), Timeout);
+        bench::CorpusImpactDialog dialog(m_bench->controller(), &m_window);
+        QSignalSpy finished(&dialog, &bench::CorpusImpactDialog::finished);
+        dialog.run(bench::CorpusImpactDialog::defaultCorpus());  // every sample, twice: minutes if not stopped
+        QVERIFY(dialog.running());
+        dialog.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, Timeout);
+        QVERIFY(!dialog.running());
+        QVERIFY2(dialog.summary().startsWith(QStringLiteral("Cancelled")), qPrintable(dialog.summary()));
+        QCOMPARE(dialog.model()->rowCount(), 0);
+    }
+
     void openBundleAnalysesAnotherBundleWithTheActiveCatalog()
     {
         QTRY_VERIFY_WITH_TIMEOUT(!m_bench->controller()->busy(), Timeout);
