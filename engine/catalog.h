@@ -106,7 +106,7 @@ struct CodeRuleRegistry {
 /// A C++ rule as configured in the catalog (config + inline cases from its JSON file).
 struct CodeRuleEntry {
     std::string id;
-    std::string phase = "early";
+    TracePhase phase = TracePhase::Early;
     int order = 0;
     std::shared_ptr<const CodeRule> rule;
     std::vector<PipelineCase> cases;
@@ -118,7 +118,7 @@ struct RefineRule {
     enum class Scope { SameGpu, SameNode, AnyNode };
     std::string id;
     std::string description;
-    std::string phase = "refine";  ///< "scrub" (per node, scrubs) or "refine" (job-wide, demotes)
+    TracePhase phase = TracePhase::Refine;  ///< Scrub (per node, scrubs) or Refine (job-wide, demotes)
     int order = 0;
     std::vector<std::string> causes;  ///< symptom name globs
     std::vector<std::string> causeDomains;

@@ -107,9 +107,8 @@ std::vector<Symptom> caseSymptoms(const Catalog& catalog, const json& input)
 
 }  // namespace
 
-CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, const std::string& kind,
-                        const std::string& ruleId, const PriorityTable* table, TraceSink& trace,
-                        const ExtractorSet* extractors)
+CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, TracePhase kind, const std::string& ruleId,
+                        const PriorityTable* table, TraceSink& trace, const ExtractorSet* extractors)
 {
     CaseRun run;
     ExecutionContext ctx = caseContext(pc.input);
@@ -121,16 +120,16 @@ CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, const st
         sortAndNumberEvents(events);
         run.events = runEarlyRules(catalog, std::move(events), ctx, trace);
         auto symptoms = buildNodeSymptoms(catalog, run.events, trace);
-        symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace, kind == "scrub" ? ruleId : "");
+        symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace, kind == TracePhase::Scrub ? ruleId : "");
         run.symptoms = mergeSymptoms(std::move(symptoms), trace);
     } else {
         run.symptoms = caseSymptoms(catalog, pc.input);
-        if (kind == "scrub")
+        if (kind == TracePhase::Scrub)
             run.symptoms = scrubNodeSymptoms(catalog, std::move(run.symptoms), trace, ruleId);
     }
-    if (kind == "refine")
+    if (kind == TracePhase::Refine)
         run.symptoms = refineSymptoms(catalog, std::move(run.symptoms), trace, ruleId);
-    if (kind == "priority" || pc.expect.contains("root_cause") || pc.expect.contains("terminal_state")) {
+    if (kind == TracePhase::Priority || pc.expect.contains("root_cause") || pc.expect.contains("terminal_state")) {
         run.symptoms = prioritizeSymptoms(catalog, ctx, std::move(run.symptoms), trace, table);
         run.verdict = mapOutcome(catalog, ctx, run.symptoms, run.events, trace, table);
     }
@@ -290,13 +289,14 @@ void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& ex
     const ExtractorSet set(extractors);  // the kept extractors, compiled once for every pipeline case
     Trace scratch;
     evaluateRules(codeRules, results, diagnostics, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {
-        return checkExpectation(pc, runPipelineCase(catalog, pc, "code", rule.id, nullptr, scratch, &set));
+        return checkExpectation(pc, runPipelineCase(catalog, pc, TracePhase::Early, rule.id, nullptr, scratch, &set));
     });
     evaluateRules(refineRules, results, diagnostics, [&](const RefineRule& rule, const PipelineCase& pc) {
         return checkExpectation(pc, runPipelineCase(catalog, pc, rule.phase, rule.id, nullptr, scratch, &set));
     });
     evaluateRules(tables, results, diagnostics, [&](const PriorityTable& table, const PipelineCase& pc) {
-        return checkExpectation(pc, runPipelineCase(catalog, pc, "priority", table.id, &table, scratch, &set));
+        return checkExpectation(pc,
+                                runPipelineCase(catalog, pc, TracePhase::Priority, table.id, &table, scratch, &set));
     });
 }
 

@@ -18,12 +18,11 @@ struct CaseRun {
 /// Base time of case inputs: `"at": 1.5` means 1.5 s after this instant.
 inline constexpr TimeNs CaseEpoch = 1767225600LL * NsPerSec;  // 2026-01-01T00:00:00Z
 
-/// Runs the pipeline on a case's input. `kind` is "code", "refine", "scrub" or "priority". `extractors`: the
+/// Runs the pipeline on a case's input. `kind` is the rule's phase: Early, Refine, Scrub or Priority. `extractors`: the
 /// catalog's extractors compiled once for all cases (nullptr: compiled for this case; compiling ~200 patterns
 /// per kind is what loading the catalog would otherwise spend most of its time on).
-CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, const std::string& kind,
-                        const std::string& ruleId, const PriorityTable* table, TraceSink& trace,
-                        const ExtractorSet* extractors = nullptr);
+CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, TracePhase kind, const std::string& ruleId,
+                        const PriorityTable* table, TraceSink& trace, const ExtractorSet* extractors = nullptr);
 
 /// Checks an expectation block; returns "" when it holds, else the first failed expectation.
 std::string checkExpectation(const PipelineCase& pc, const CaseRun& run);

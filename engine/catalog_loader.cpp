@@ -34,13 +34,13 @@ void Catalog::Loader::loadRefineRule(const json& r, const std::string& pointer)
     rule.id = str(r, "id");
     rule.where = locateEntry(pointer, "id");
     rule.description = str(r, "description");
-    rule.phase = str(r, "phase", "refine");
+    rule.phase = tracePhaseFrom(str(r, "phase", "refine")).value_or(TracePhase::Unknown);
     rule.order = r.value("order", 0);
     const json when = r.value("when", json::object());
     rule.causes = stringList(when.value("symptom", json::array()));
     rule.causeDomains = stringList(when.value("domain", json::array()));
     rule.exceptCauses = stringList(when.value("except", json::array()));
-    const json target = r.value(rule.phase == "scrub" ? "scrub" : "demote", json::object());
+    const json target = r.value(rule.phase == TracePhase::Scrub ? "scrub" : "demote", json::object());
     rule.targets = stringList(target.value("symptom", json::array()));
     rule.targetDomains = stringList(target.value("domain", json::array()));
     rule.exceptTargets = stringList(target.value("except", json::array()));
@@ -58,7 +58,7 @@ void Catalog::Loader::loadRefineRule(const json& r, const std::string& pointer)
         error(rule.id, rule.where.line, "a refinement rule needs id, when and demote/scrub");
         return;
     }
-    if (rule.phase != "refine" && rule.phase != "scrub") {
+    if (rule.phase != TracePhase::Refine && rule.phase != TracePhase::Scrub) {
         error(rule.id, rule.where.line, "phase must be 'refine' or 'scrub'");
         return;
     }

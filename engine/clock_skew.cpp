@@ -117,9 +117,9 @@ std::vector<ClockOffset> estimateClockOffsets(const std::vector<Event>& events, 
             values.front().second + (values.size() > 1 ? " (+" + std::to_string(values.size() - 1) + " more)" : "");
         o.applied = std::llabs(o.offset) >= ClockApplyThreshold;
         TraceStep step;
-        step.phase = "clock";
+        step.phase = TracePhase::Clock;
         step.rule = "EstimateClockSkew";
-        step.action = o.applied ? "apply-offset" : "measure-offset";
+        step.action = o.applied ? TraceAction::ApplyOffset : TraceAction::MeasureOffset;
         step.fired = o.applied;
         step.node = node;
         char buf[96];

@@ -96,7 +96,7 @@ CorpusImpact runCorpusImpact(const std::vector<std::string>& bundles, const Cata
         if (cancel && cancel->load())
             break;
         if (progress)
-            progress->progress("replay", i, bundles.size());
+            progress->progress(ProgressStage::Replay, i, bundles.size());
         BundleImpact b;
         b.bundle = bundles[i];
         b.name = fs::path(bundles[i]).filename().string();
@@ -112,7 +112,7 @@ CorpusImpact runCorpusImpact(const std::vector<std::string>& bundles, const Cata
         impact.bundles.push_back(std::move(b));
     }
     if (progress)
-        progress->progress("replay", bundles.size(), bundles.size());
+        progress->progress(ProgressStage::Replay, bundles.size(), bundles.size());
     return impact;
 }
 

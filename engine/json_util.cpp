@@ -2,6 +2,8 @@
 // Line lookup, hashing and ISO time formatting for the engine.
 #include "engine/json_util.h"
 
+#include "engine/stamp_fields.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -101,16 +103,6 @@ void civilFromDays(std::int64_t z, int& y, unsigned& m, unsigned& d)
     m = mp < 10 ? mp + 3 : mp - 9;
     y = static_cast<int>(yy + (m <= 2));
 }
-
-std::int64_t daysFromCivil(int y, unsigned m, unsigned d)
-{
-    y -= m <= 2;
-    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-    const unsigned yoe = static_cast<unsigned>(y - era * 400);
-    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
 }  // namespace
 
 std::string formatTime(TimeNs time, TimeSource source)
@@ -145,38 +137,8 @@ std::string formatTime(TimeNs time, TimeSource source)
 
 TimeNs parseIsoTime(std::string_view s)
 {
-    auto num = [&](std::size_t pos, std::size_t len, int& out) {
-        if (pos + len > s.size())
-            return false;
-        auto [p, ec] = std::from_chars(s.data() + pos, s.data() + pos + len, out);
-        return ec == std::errc() && p == s.data() + pos + len;
-    };
-    int y, mo, d, h, mi, sec;
-    if (!num(0, 4, y) || s.size() < 19 || s[4] != '-' || !num(5, 2, mo) || s[7] != '-' || !num(8, 2, d) ||
-        (s[10] != 'T' && s[10] != ' ') || !num(11, 2, h) || !num(14, 2, mi) || !num(17, 2, sec))
-        return NoTime;
-    if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
-        return NoTime;
-    std::size_t pos = 19;
-    std::int64_t frac = 0;
-    if (pos < s.size() && (s[pos] == '.' || s[pos] == ',')) {
-        std::int64_t scale = NsPerSec;
-        for (++pos; pos < s.size() && s[pos] >= '0' && s[pos] <= '9'; ++pos) {
-            scale /= 10;
-            frac += (s[pos] - '0') * scale;
-        }
-    }
-    std::int64_t offset = 0;
-    if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-        int oh = 0, om = 0;
-        if (!num(pos + 1, 2, oh))
-            return NoTime;
-        const std::size_t mpos = pos + 3 < s.size() && s[pos + 3] == ':' ? pos + 4 : pos + 3;
-        num(mpos, 2, om);
-        offset = (s[pos] == '+' ? 1 : -1) * (oh * 3600 + om * 60);
-    }
-    const std::int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-    return ((days * 86400 + h * 3600 + mi * 60 + sec - offset) * NsPerSec) + frac;
+    const auto stamp = parseIsoStamp(s);
+    return stamp ? stamp->time : NoTime;
 }
 
 }  // namespace attrib::engine

@@ -48,7 +48,7 @@ std::uint64_t fnv1a(std::string_view data, std::uint64_t seed = 1469598103934665
 /// `2026-04-22T21:34:20.118251Z`; boot-relative times as `+2040.118251s since boot`; NoTime as "".
 std::string formatTime(TimeNs time, TimeSource source = TimeSource::Absolute);
 
-/// Parses the ISO 8601 forms the catalog and workload.json use (`Z` or offset). NoTime on failure.
+/// The ISO 8601 stamp at the start of `s` (engine::parseIsoStamp); NoTime when there is none.
 TimeNs parseIsoTime(std::string_view s);
 
 }  // namespace attrib::engine

@@ -89,9 +89,9 @@ std::string inferRootNode(Symptom& root, const std::vector<Symptom>& symptoms)
 void demote(Symptom& s, const std::string& rule, const std::string& reason, const std::string& cause, TraceSink& trace)
 {
     TraceStep step;
-    step.phase = "priority";
+    step.phase = TracePhase::Priority;
     step.rule = rule;
-    step.action = "demote";
+    step.action = TraceAction::Demote;
     changeStatus(s, SymptomStatus::Demoted, std::move(step), reason, cause, trace);
 }
 
@@ -122,9 +122,9 @@ std::vector<Symptom> prioritizeSymptoms(const Catalog& catalog, const ExecutionC
     int top = 0;
     const auto best = topCandidates(catalog, table, symptoms, top);
     TraceStep select;
-    select.phase = "priority";
+    select.phase = TracePhase::Priority;
     select.rule = rule;
-    select.action = "select";
+    select.action = TraceAction::Select;
     select.details["platform"] = context.platform.empty() ? "unknown" : context.platform;
     select.details["top_priority"] = std::to_string(top);
     if (best.empty()) {
@@ -287,9 +287,9 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
             affected.insert(s.node);
     v.affectedNodes.assign(affected.begin(), affected.end());
     TraceStep step;
-    step.phase = "outcome";
+    step.phase = TracePhase::Outcome;
     step.rule = "OutcomeMapping";
-    step.action = "map";
+    step.action = TraceAction::Map;
     if (best.empty()) {
         v.action = {"collect more evidence (kernel logs, application logs, scheduler records) and re-run", "",
                     "no failure pattern of the catalog matched the evidence"};
@@ -365,9 +365,9 @@ namespace {
 void recordScope(const ExecutionContext& context, TraceSink& trace)
 {
     TraceStep step;
-    step.phase = "scope";
+    step.phase = TracePhase::Scope;
     step.rule = "ResolveExecutionContext";
-    step.action = "scope";
+    step.action = TraceAction::Scope;
     step.windowStart = context.start;
     step.windowEnd = context.end;
     step.details["workload"] = context.workloadId.empty() ? "unknown" : context.workloadId;
@@ -389,9 +389,9 @@ void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
     for (const auto& [rule, list] : byRule) {
         std::set<std::string> nodes;
         TraceStep step;
-        step.phase = "extract";
+        step.phase = TracePhase::Extract;
         step.rule = rule;
-        step.action = "match";
+        step.action = TraceAction::Match;
         for (const Event* e : list) {
             nodes.insert(e->node.empty() ? std::string("job") : e->node);
             if (step.events.size() < 200)

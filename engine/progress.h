@@ -4,15 +4,25 @@
 
 #include <atomic>
 #include <cstdint>
-#include <string>
 
 namespace attrib::engine {
 
-/// Receives progress: a stage name plus done and total units (bytes, files or steps).
+/// The stages that report progress; toString gives the text a front end may show.
+enum class ProgressStage : std::uint8_t {
+    ReadingFiles,  ///< importers: bytes of the bundle read and extracted
+    Correlating,   ///< importers: the correlation phases started
+    Verdict,       ///< importers: the verdict is ready
+    Replay,        ///< corpus impact: bundles replayed
+    Regex,         ///< store: files searched by a regular expression
+    Index,         ///< store: lines indexed
+};
+const char* toString(ProgressStage stage);
+
+/// Receives progress: a stage plus done and total units (bytes, files or steps).
 class ProgressSink {
 public:
     virtual ~ProgressSink() = default;
-    virtual void progress(const std::string& stage, std::uint64_t done, std::uint64_t total) = 0;
+    virtual void progress(ProgressStage stage, std::uint64_t done, std::uint64_t total) = 0;
 };
 
 /// Set by a front end to stop an analysis; the engine polls it between lines and phases.

@@ -117,9 +117,10 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
                     TraceSink& trace)
 {
     TraceStep step = evaluationStep(rule, cause, target, c);
-    step.action = "evaluate";
+    step.action = TraceAction::Evaluate;
     step.fired = false;
-    step.summary = target.id + " not " + (rule.phase == "scrub" ? "scrubbed" : "demoted") + " by " + cause.id + ": " +
+    step.summary = target.id + " not " + (rule.phase == TracePhase::Scrub ? "scrubbed" : "demoted") + " by " +
+        cause.id + ": " +
         (!c.scopeOk
              ? "outside scope " + std::string(toString(rule.scope))
              : "origin " + c.values.at("target_origin_minus_cause") + " outside window " + c.values.at("window"));
@@ -128,10 +129,10 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
 
 void apply(const RefineRule& rule, const Symptom& cause, Symptom& target, const Check& c, TraceSink& trace)
 {
-    const bool scrubbing = rule.phase == "scrub";
+    const bool scrubbing = rule.phase == TracePhase::Scrub;
     const std::string reason = expandProse(rule.reason, reasonValues(cause, target));
     TraceStep step = evaluationStep(rule, cause, target, c);
-    step.action = scrubbing ? "scrub" : "demote";
+    step.action = scrubbing ? TraceAction::Scrub : TraceAction::Demote;
     step.summary = target.id + (scrubbing ? " scrubbed" : " demoted") + " by " + cause.id + ": " + reason;
     changeStatus(target, scrubbing ? SymptomStatus::Scrubbed : SymptomStatus::Demoted, std::move(step), reason,
                  cause.id, trace);
@@ -173,7 +174,7 @@ void applyRefineRule(const Catalog&, const RefineRule& rule, std::vector<Symptom
         TraceStep step;
         step.phase = rule.phase;
         step.rule = rule.id;
-        step.action = "evaluate";
+        step.action = TraceAction::Evaluate;
         step.fired = false;
         step.summary = "no active cause symptom matches " + rule.id;
         step.details["causes_matched"] = std::to_string(causes.size());
@@ -186,7 +187,7 @@ std::vector<Symptom> refineSymptoms(const Catalog& catalog, std::vector<Symptom>
 {
     std::vector<const RefineRule*> rules;
     for (const auto& rule : catalog.refineRules())
-        if (rule.phase == "refine" && (onlyRule.empty() || rule.id == onlyRule))
+        if (rule.phase == TracePhase::Refine && (onlyRule.empty() || rule.id == onlyRule))
             rules.push_back(&rule);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
     for (const auto* rule : rules)

@@ -69,7 +69,9 @@ void appendControl(std::string& out, unsigned char c)
     }
 }
 
-std::string neutralise(std::string_view s, bool keepLayout)
+/// Rewrites `s` one UTF-8 sequence at a time: `valid(out, code point, its bytes)` for each valid sequence,
+/// `invalid(out, byte)` for each byte that starts none.
+template <typename Valid, typename Invalid> std::string transcode(std::string_view s, Valid valid, Invalid invalid)
 {
     std::string out;
     out.reserve(s.size());
@@ -77,10 +79,19 @@ std::string neutralise(std::string_view s, bool keepLayout)
         char32_t cp = 0;
         const std::size_t len = decodeUtf8(s, i, cp);
         if (len == 0) {
-            appendHex(out, "\\x%02x", static_cast<unsigned char>(s[i]));
+            invalid(out, static_cast<unsigned char>(s[i]));
             ++i;
             continue;
         }
+        valid(out, cp, s.substr(i, len));
+        i += len;
+    }
+    return out;
+}
+
+std::string neutralise(std::string_view s, bool keepLayout)
+{
+    const auto valid = [keepLayout](std::string& out, char32_t cp, std::string_view bytes) {
         if (cp < 0x20 || cp == 0x7f) {
             if (keepLayout && (cp == '\n' || cp == '\t'))
                 out += static_cast<char>(cp);
@@ -89,10 +100,20 @@ std::string neutralise(std::string_view s, bool keepLayout)
         } else if ((cp >= 0x80 && cp <= 0x9f) || isHiddenFormat(cp)) {
             appendHex(out, "\\u{%x}", static_cast<unsigned>(cp));
         } else {
-            out.append(s.substr(i, len));
+            out.append(bytes);
         }
-        i += len;
-    }
+    };
+    return transcode(s, valid, [](std::string& out, unsigned char byte) { appendHex(out, "\\x%02x", byte); });
+}
+
+/// terminalSafe(s) with each character passed through `escape(out, c)`.
+template <typename Escape> std::string escapeSafe(std::string_view s, Escape escape)
+{
+    const std::string safe = terminalSafe(s);
+    std::string out;
+    out.reserve(safe.size() + 8);
+    for (const char c : safe)
+        escape(out, c);
     return out;
 }
 
@@ -110,15 +131,11 @@ std::string terminalSafeBlock(std::string_view s)
 
 std::string markdownText(std::string_view s)
 {
-    const std::string safe = terminalSafe(s);
-    std::string out;
-    out.reserve(safe.size() + 8);
-    for (const char c : safe) {
+    return escapeSafe(s, [](std::string& out, char c) {
         if (std::string_view("\\`*_{}[]()<>#!|~&:").find(c) != std::string_view::npos)
             out += '\\';
         out += c;
-    }
-    return out;
+    });
 }
 
 std::string markdownCode(std::string_view s)
@@ -141,10 +158,7 @@ std::string markdownCode(std::string_view s)
 
 std::string xmlText(std::string_view s)
 {
-    const std::string safe = terminalSafe(s);
-    std::string out;
-    out.reserve(safe.size() + 8);
-    for (const char c : safe) {
+    return escapeSafe(s, [](std::string& out, char c) {
         switch (c) {
         case '&': out += "&amp;"; break;
         case '<': out += "&lt;"; break;
@@ -153,26 +167,14 @@ std::string xmlText(std::string_view s)
         case '\'': out += "&apos;"; break;
         default: out += c;
         }
-    }
-    return out;
+    });
 }
 
 std::string jsonReplaceInvalid(std::string_view s)
 {
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size();) {
-        char32_t cp = 0;
-        const std::size_t len = decodeUtf8(s, i, cp);
-        if (len == 0) {
-            out += "\xef\xbf\xbd";
-            ++i;
-            continue;
-        }
-        out.append(s.substr(i, len));
-        i += len;
-    }
-    return out;
+    return transcode(
+        s, [](std::string& out, char32_t, std::string_view bytes) { out.append(bytes); },
+        [](std::string& out, unsigned char) { out += "\xef\xbf\xbd"; });
 }
 
 }  // namespace attrib::engine

@@ -31,7 +31,7 @@ const GraphNode* SymptomGraph::node(const std::string& id) const
 
 std::vector<SymptomState> finalStates(const AnalysisResult& result)
 {
-    std::map<std::string, std::pair<std::string, std::size_t>> setBy;  // id -> (phase, step)
+    std::map<std::string, std::pair<TracePhase, std::size_t>> setBy;  // id -> (phase, step)
     for (std::size_t i = 0; i < result.trace.size(); ++i)
         for (const auto& c : result.trace[i].changes)
             setBy[c.symptom] = {result.trace[i].phase, i};
@@ -152,7 +152,7 @@ SymptomGraph buildSymptomGraph(const AnalysisResult& result, const std::vector<S
         const SymptomState& st = *byId[n.id];
         if (n.status == SymptomStatus::Active || st.causedBy.empty() || !byId.count(st.causedBy))
             continue;
-        const auto kind = st.phase == "priority" ? GraphEdge::Kind::DemotedBy : GraphEdge::Kind::CausedBy;
+        const auto kind = st.phase == TracePhase::Priority ? GraphEdge::Kind::DemotedBy : GraphEdge::Kind::CausedBy;
         g.edges.push_back({kind, st.causedBy, n.id, st.rule});
     }
     if (options.sameNodeEdges) {

@@ -188,9 +188,9 @@ bool applyEarlyRule(const CodeRuleEntry& entry, const Catalog& catalog, std::vec
     } catch (const std::exception& e) {
         ok = false;
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = entry.id;
-        step.action = "error";
+        step.action = TraceAction::Error;
         step.fired = false;
         step.summary = std::string("rule failed and was skipped: ") + e.what();
         trace.record(std::move(step));
@@ -220,7 +220,7 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
 {
     std::vector<const CodeRuleEntry*> rules;
     for (const auto& entry : catalog.codeRules())
-        if (entry.phase == "early" && (onlyRule.empty() || entry.id == onlyRule))
+        if (entry.phase == TracePhase::Early && (onlyRule.empty() || entry.id == onlyRule))
             rules.push_back(&entry);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
     // A rule that throws changes nothing. One copy of the phase's input (not one per rule) makes that possible:
@@ -250,9 +250,9 @@ std::vector<Symptom> buildNodeSymptoms(const Catalog& catalog, const std::vector
         const SymptomDef* def = catalog.symptom(e.symptom);
         if (!def) {
             TraceStep step;
-            step.phase = "symptoms";
+            step.phase = TracePhase::Symptoms;
             step.rule = e.rule;
-            step.action = "unregistered";
+            step.action = TraceAction::Unregistered;
             step.fired = false;
             step.summary = "event names symptom '" + e.symptom + "' which is not registered; ignored";
             step.events = {e.id};
@@ -280,9 +280,9 @@ std::vector<Symptom> buildNodeSymptoms(const Catalog& catalog, const std::vector
         std::sort(s.evidence.begin(), s.evidence.end());
         s.evidence.erase(std::unique(s.evidence.begin(), s.evidence.end()), s.evidence.end());
         TraceStep step;
-        step.phase = "symptoms";
+        step.phase = TracePhase::Symptoms;
         step.rule = "BuildNodeSymptoms";
-        step.action = "add";
+        step.action = TraceAction::Add;
         step.node = s.node;
         step.gpu = s.gpu;
         step.summary =
@@ -299,10 +299,10 @@ std::vector<Symptom> buildNodeSymptoms(const Catalog& catalog, const std::vector
 namespace {
 
 void scrub(Symptom& s, const std::string& rule, const std::string& reason, const std::string& cause, TraceSink& trace,
-           const char* action)
+           TraceAction action)
 {
     TraceStep step;
-    step.phase = "scrub";
+    step.phase = TracePhase::Scrub;
     step.rule = rule;
     step.action = action;
     step.details["cause"] = cause;
@@ -323,7 +323,7 @@ void scrubSympathetic(std::vector<Symptom>& nodeSymptoms, TraceSink& trace)
         if (primary == nodeSymptoms.end() || primary->status == SymptomStatus::Scrubbed)
             continue;
         scrub(s, "ScrubSympatheticEvents", "sympathetic follow-up of " + primary->id, primary->id, trace,
-              "sympathetic");
+              TraceAction::Sympathetic);
     }
 }
 
@@ -339,7 +339,8 @@ void scrubSuperseded(const Catalog& catalog, std::vector<Symptom>& nodeSymptoms,
                 continue;
             if (s.gpu >= 0 && other.gpu >= 0 && s.gpu != other.gpu)
                 continue;
-            scrub(other, "ScrubSuperseded", "superseded by " + s.id + " on the same node", s.id, trace, "superseded");
+            scrub(other, "ScrubSuperseded", "superseded by " + s.id + " on the same node", s.id, trace,
+                  TraceAction::Superseded);
         }
     }
 }
@@ -362,7 +363,7 @@ std::vector<Symptom> scrubNodeSymptoms(const Catalog& catalog, std::vector<Sympt
             scrubSuperseded(catalog, node, trace);
         }
         for (const auto& rule : catalog.refineRules())
-            if (rule.phase == "scrub" && (onlyRule.empty() || rule.id == onlyRule))
+            if (rule.phase == TracePhase::Scrub && (onlyRule.empty() || rule.id == onlyRule))
                 applyRefineRule(catalog, rule, node, trace);
         out.insert(out.end(), std::make_move_iterator(node.begin()), std::make_move_iterator(node.end()));
         begin = end;
@@ -391,9 +392,9 @@ std::vector<Symptom> mergeSymptoms(std::vector<Symptom> symptoms, TraceSink& tra
     for (auto& [id, s] : merged)
         out.push_back(std::move(s));
     TraceStep step;
-    step.phase = "merge";
+    step.phase = TracePhase::Merge;
     step.rule = "MergeJobSymptoms";
-    step.action = "merge";
+    step.action = TraceAction::Merge;
     step.summary = std::to_string(out.size()) + " symptom(s) from " + std::to_string(nodes.size()) + " node(s)";
     trace.record(std::move(step));
     return out;

@@ -5,10 +5,77 @@
 #include "engine/model.h"
 
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attrib::engine {
+
+/// The pipeline phase a step belongs to (also the phase a rule runs in).
+enum class TracePhase : std::uint8_t {
+    Scope,
+    Clock,
+    Extract,
+    Early,
+    Symptoms,
+    Scrub,
+    Merge,
+    Refine,
+    Priority,
+    Outcome,
+    Unknown,  ///< a name read back from a store that this version does not know
+};
+const char* toString(TracePhase phase);
+std::optional<TracePhase> tracePhaseFrom(std::string_view name);
+
+/// What kind of step: the engine's own steps, then the C++ rules' steps.
+enum class TraceAction : std::uint8_t {
+    // engine
+    Scope,
+    Match,
+    ApplyOffset,
+    MeasureOffset,
+    Error,
+    Unregistered,
+    Add,
+    Sympathetic,
+    Superseded,
+    Merge,
+    Evaluate,
+    Scrub,
+    Demote,
+    Select,
+    Map,
+    // C++ rules
+    Burst,
+    Decode,
+    MapGpu,
+    InheritPci,
+    ClassifyAppFault,
+    NamedCause,
+    Learn,
+    Resolve,
+    Conflict,
+    Breadth,
+    Effect,  ///< Effect, Raise, Specific: in name order (PythonExceptionOrigin records them in this order)
+    Raise,
+    Specific,
+    OutOfScope,
+    JudgeLinks,
+    Mismatch,
+    Culprit,
+    NoCulprit,
+    LookBack,
+    Group,
+    HangInsideSave,
+    CheckpointOutlasts,
+    SoleNode,
+    KnownReleaseIssue,
+    Unknown,  ///< a name read back from a store that this version does not know
+};
+const char* toString(TraceAction action);
+std::optional<TraceAction> traceActionFrom(std::string_view name);
 
 /// How one step changed a symptom.
 struct SymptomChange {
@@ -20,14 +87,15 @@ struct SymptomChange {
     std::string reason;
 };
 const char* toString(SymptomChange::Kind kind);
+std::optional<SymptomChange::Kind> changeKindFrom(std::string_view name);
 
 /// One rule step: what it looked at, what it bound, what it changed.
 struct TraceStep {
     std::uint32_t index = 0;
-    std::string phase;   ///< scope, collect, extract, early, symptoms, scrub, merge, refine, priority, outcome
-    std::string rule;    ///< rule id ("" for engine-internal steps)
-    std::string action;  ///< what kind of step: match, burst, decode, emit, evaluate, demote, select, ...
-    bool fired = true;   ///< false for recorded non-firing evaluations (why-not)
+    TracePhase phase = TracePhase::Scope;
+    std::string rule;  ///< rule id ("" for engine-internal steps)
+    TraceAction action = TraceAction::Match;
+    bool fired = true;  ///< false for recorded non-firing evaluations (why-not)
     std::string summary;
     std::string node;
     int gpu = -1;

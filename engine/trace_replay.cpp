@@ -234,7 +234,7 @@ std::optional<std::size_t> TraceReplay::previousBreak(std::size_t from, const st
     return std::nullopt;
 }
 
-std::optional<std::size_t> TraceReplay::firstStepOfPhase(const std::string& phase) const
+std::optional<std::size_t> TraceReplay::firstStepOfPhase(TracePhase phase) const
 {
     const auto& trace = m_result->trace;
     for (std::size_t i = 0; i < trace.size(); ++i)
@@ -268,7 +268,7 @@ AnalysisSnapshot TraceReplay::resultAt(std::size_t index) const
         kept.push_back(std::move(s));
     }
     copy->symptoms = std::move(kept);
-    const auto outcome = firstStepOfPhase("outcome");
+    const auto outcome = firstStepOfPhase(TracePhase::Outcome);
     if (!outcome || index == NoStep || index < *outcome) {
         copy->verdict = Verdict{};
         copy->verdict.explanation = "State after step " + std::to_string(index == NoStep ? 0 : index + 1) + " of " +

@@ -29,7 +29,7 @@ struct SymptomState {
     std::string rule;                      ///< rule that set the status (the adding rule while untouched)
     std::string reason;                    ///< reason recorded with the change
     std::string causedBy;                  ///< symptom id that explains it (demotion / scrub source), "" when none
-    std::string phase;                     ///< phase of the step that set the status
+    TracePhase phase = TracePhase::Scope;  ///< phase of the step that set the status
     std::size_t setAt = 0;                 ///< index of the step that last changed it
     bool untouched = true;                 ///< no rule changed it since the step that added it
     StepChange change = StepChange::None;  ///< change at the step asked for, against the step before
@@ -71,7 +71,7 @@ public:
     bool hits(std::size_t index, const Breakpoint& breakpoint) const;
 
     /// The first step of a phase; nullopt when the trace has none.
-    std::optional<std::size_t> firstStepOfPhase(const std::string& phase) const;
+    std::optional<std::size_t> firstStepOfPhase(TracePhase phase) const;
     /// The step that set the status `id` holds at `asOf` (the last step by default).
     std::optional<std::size_t> statusStep(const std::string& id, std::size_t asOf = NoStep) const;
 
@@ -87,7 +87,7 @@ private:
         std::string rule;
         std::string reason;
         std::string causedBy;
-        std::string phase;
+        TracePhase phase = TracePhase::Scope;
     };
     struct History {
         SymptomState base;  ///< identity fields (name, node, ...)

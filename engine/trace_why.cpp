@@ -14,13 +14,14 @@ namespace {
 
 std::string stepRef(const TraceStep& step)
 {
-    return "step " + std::to_string(step.index) + " (" + step.phase + (step.rule.empty() ? "" : ", " + step.rule) + ")";
+    return "step " + std::to_string(step.index) + " (" + toString(step.phase) +
+        (step.rule.empty() ? "" : ", " + step.rule) + ")";
 }
 
 std::string rootCauseClause(const TraceReplay& replay, const std::string& id)
 {
     const auto& v = replay.result().verdict;
-    const auto outcome = replay.firstStepOfPhase("outcome");
+    const auto outcome = replay.firstStepOfPhase(TracePhase::Outcome);
     if (v.rootCause && v.rootCause->symptomId == id)
         return "; " + v.rootCause->rule + " ranked it first and " +
             (outcome ? "step " + std::to_string(*outcome) : std::string("the outcome")) + " chose it as the root cause";
@@ -186,7 +187,7 @@ std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind 
             continue;
         LineLook look;
         look.rule = rule.id;
-        look.phase = "extract";
+        look.phase = TracePhase::Extract;
         look.matched = matchRule(rule, text, look.captures);
         look.summary = look.matched
             ? "matched; emits " + rule.event + (rule.symptom.empty() ? std::string() : " -> " + rule.symptom)
@@ -227,7 +228,7 @@ std::vector<LineLook> rulesThatLookedAt(const TraceReplay& replay, const Catalog
     std::vector<LineLook> out = extractorsThatLookedAt(catalog, obs->kind, obs->text);
     for (auto& look : out)
         for (std::size_t i = 0; look.matched && !look.step && i < replay.stepCount(); ++i)
-            if (replay.step(i).phase == "extract" && replay.step(i).rule == look.rule)
+            if (replay.step(i).phase == TracePhase::Extract && replay.step(i).rule == look.rule)
                 look.step = i;
     std::set<std::uint64_t> events;
     for (const auto& e : r.events)
@@ -239,7 +240,7 @@ std::vector<LineLook> rulesThatLookedAt(const TraceReplay& replay, const Catalog
             symptoms.insert(s.id);
     for (std::size_t i = 0; i < replay.stepCount(); ++i) {
         const TraceStep& step = replay.step(i);
-        if (step.phase == "extract" || (!stepUsesEvent(step, events) && !stepUsesSymptom(step, symptoms)))
+        if (step.phase == TracePhase::Extract || (!stepUsesEvent(step, events) && !stepUsesSymptom(step, symptoms)))
             continue;
         out.push_back({step.rule, step.phase, step.fired, {}, i, step.summary});
     }

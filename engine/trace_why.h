@@ -56,7 +56,7 @@ std::vector<Condition> conditionsOf(const TraceStep& step);
 /// A rule that looked at an evidence line: an extractor (matched or not) or a later step that used it.
 struct LineLook {
     std::string rule;
-    std::string phase;  ///< "extract" for extractors, else the step's phase
+    TracePhase phase = TracePhase::Extract;  ///< Extract for extractors, else the step's phase
     bool matched = false;
     std::map<std::string, std::string> captures;
     std::optional<std::size_t> step;

@@ -169,9 +169,9 @@ ordered_json traceToJson(const std::vector<TraceStep>& trace)
     for (const auto& s : trace) {
         ordered_json j;
         j["index"] = s.index;
-        j["phase"] = s.phase;
+        j["phase"] = toString(s.phase);
         j["rule"] = s.rule;
-        j["action"] = s.action;
+        j["action"] = toString(s.action);
         j["fired"] = s.fired;
         j["summary"] = s.summary;
         j["node"] = optionalString(s.node);

@@ -53,8 +53,7 @@ ReaderOptions smallCaps()
 }
 
 /// Reads the input as `format` and touches every record.
-void readAs(const char* format, engine::SourceKind kind, const std::uint8_t* data, std::size_t size,
-            std::size_t wrap = 0)
+void readAs(Format format, engine::SourceKind kind, const std::uint8_t* data, std::size_t size, std::size_t wrap = 0)
 {
     Sniffed sniffed{kind, format, {}};
     ReaderOptions options = smallCaps();
@@ -75,39 +74,40 @@ int lineParsers(const std::uint8_t* data, std::size_t size)
 {
     const std::string_view head(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 64 * 1024));
     const Sniffed sniffed = sniff(head, "fuzz.log");
-    if (!sniffed.format.empty())
-        readAs(sniffed.format.c_str(), sniffed.kind, data, size, detectWrapWidth(head, sniffed));
-    for (const char* format : {"dmesg-raw", "rfc3164", "rfc5424", "slurm-daemon", "fabricmanager", "plain"})
+    if (sniffed.format != Format::None)
+        readAs(sniffed.format, sniffed.kind, data, size, detectWrapWidth(head, sniffed));
+    for (const Format format : {Format::DmesgRaw, Format::Rfc3164, Format::Rfc5424, Format::SlurmDaemon,
+                                Format::FabricManager, Format::Plain})
         readAs(format, engine::SourceKind::Kernel, data, size);
-    readAs("app", engine::SourceKind::App, data, size, 60 + (size % 3));
-    readAs("slurm-out", engine::SourceKind::Slurm, data, size);
+    readAs(Format::App, engine::SourceKind::App, data, size, 60 + (size % 3));
+    readAs(Format::SlurmOut, engine::SourceKind::Slurm, data, size);
     return 0;
 }
 
 int journal(const std::uint8_t* data, std::size_t size)
 {
-    readAs("journal-json", engine::SourceKind::Kernel, data, size);
-    readAs("journal-export", engine::SourceKind::Kernel, data, size);
+    readAs(Format::JournalJson, engine::SourceKind::Kernel, data, size);
+    readAs(Format::JournalExport, engine::SourceKind::Kernel, data, size);
     return 0;
 }
 
 int scheduler(const std::uint8_t* data, std::size_t size)
 {
-    for (const char* format : {"sacct-parsable", "sacct-json", "k8s-events", "kueue-workload"})
+    for (const Format format : {Format::SacctParsable, Format::SacctJson, Format::K8sEvents, Format::KueueWorkload})
         readAs(format, engine::SourceKind::Accounting, data, size);
     return 0;
 }
 
 int metrics(const std::uint8_t* data, std::size_t size)
 {
-    for (const char* format : {"prometheus", "metrics-csv", "observations-jsonl"})
+    for (const Format format : {Format::Prometheus, Format::MetricsCsv, Format::ObservationsJsonl})
         readAs(format, engine::SourceKind::Metrics, data, size);
     return 0;
 }
 
 int bugReport(const std::uint8_t* data, std::size_t size)
 {
-    readAs("nvidia-bug-report", engine::SourceKind::Inventory, data, size);
+    readAs(Format::NvidiaBugReport, engine::SourceKind::Inventory, data, size);
     return 0;
 }
 

@@ -229,7 +229,7 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     ExecutionContext scope;  // "missing" coverage is judged against the nodes known before correlation
     scope.nodes = ctx.nodes;
     if (options.progress)
-        options.progress->progress("correlating", 0, 1);
+        options.progress->progress(engine::ProgressStage::Correlating, 0, 1);
     Trace trace;
     Correlation c = correlate(catalog, std::move(ctx), std::move(events), trace);
     result.context = std::move(c.context);
@@ -251,7 +251,7 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     for (const auto& d : catalog.diagnostics())
         result.diagnostics.push_back(d.str());
     if (options.progress)
-        options.progress->progress("verdict", 1, 1);
+        options.progress->progress(engine::ProgressStage::Verdict, 1, 1);
 }
 
 }  // namespace

@@ -218,33 +218,7 @@ ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
 
 namespace {
 
-/// Reads the current member's data with the stream meter applied.
-struct MemberStream {
-    archive* a = nullptr;
-    StreamMeter* meter = nullptr;
-    ErrorSink error;
-    bool failed = false;
-
-    long read(char* buffer, std::size_t capacity)
-    {
-        if (failed)
-            return -1;
-        const la_ssize_t got = archive_read_data(a, buffer, capacity);
-        if (got < 0)
-            return fail(archiveError(a, "cannot read the archive member"));
-        if (auto problem = meter->charge(static_cast<std::uint64_t>(got)); !problem.empty())
-            return fail(problem);
-        return static_cast<long>(got);
-    }
-    long fail(const std::string& text)
-    {
-        failed = true;
-        if (error)
-            *error = text;
-        errno = EIO;
-        return -1;
-    }
-};
+constexpr const char* MemberReadError = "cannot read the archive member";
 
 }  // namespace
 
@@ -273,11 +247,13 @@ std::string visitArchive(const std::string& path, const std::function<bool(const
                 return "archive read stopped: " + problem;
             continue;
         }
-        auto stream = std::make_shared<MemberStream>();
+        auto stream = std::make_shared<MeteredReader>();
         stream->a = a;
         stream->meter = &meter;
         stream->error = error;
-        const ReadFn read = [stream](char* buffer, std::size_t capacity) { return stream->read(buffer, capacity); };
+        const ReadFn read = [stream](char* buffer, std::size_t capacity) {
+            return stream->read(buffer, capacity, MemberReadError);
+        };
         if (!visit(name, read))
             return {};
         if (!meter.stopped.empty())
@@ -295,7 +271,7 @@ ReadFn archiveMemberReader(const std::string& path, const std::string& member, D
     struct Holder {
         std::unique_ptr<OpenArchive> open;
         StreamMeter meter;
-        MemberStream stream;
+        MeteredReader stream;
     };
     auto h = std::make_shared<Holder>();
     h->open = openArchive(path);
@@ -329,7 +305,7 @@ ReadFn archiveMemberReader(const std::string& path, const std::string& member, D
     h->stream.meter = &h->meter;
     h->stream.error = std::move(error);
     openError.clear();
-    return [h](char* buffer, std::size_t capacity) { return h->stream.read(buffer, capacity); };
+    return [h](char* buffer, std::size_t capacity) { return h->stream.read(buffer, capacity, MemberReadError); };
 }
 
 bool plausibleEpochSeconds(std::int64_t seconds)

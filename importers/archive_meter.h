@@ -7,6 +7,7 @@
 
 #include <archive.h>
 
+#include <cerrno>
 #include <memory>
 #include <string>
 
@@ -65,6 +66,36 @@ struct StreamMeter {
             return "decompression ratio over " + std::to_string(static_cast<long>(limit)) + ":1 (" +
                 sizeText(produced) + " from " + sizeText(compressed) + "); stopped reading (zip bomb?)";
         return {};
+    }
+};
+
+/// Reads the decompressed data of the entry `a` stands at, charged to `meter`. After a failure every read fails;
+/// the failure's text goes to `error` (when set) and errno is EIO, which is how a ReadFn reports a failure.
+struct MeteredReader {
+    archive* a = nullptr;
+    StreamMeter* meter = nullptr;
+    ErrorSink error;
+    bool failed = false;
+
+    long read(char* buffer, std::size_t capacity, const char* readError)
+    {
+        if (failed)
+            return -1;
+        const la_ssize_t got = archive_read_data(a, buffer, capacity);
+        if (got < 0)
+            return fail(archiveError(a, readError));
+        if (auto problem = meter->charge(static_cast<std::uint64_t>(got)); !problem.empty())
+            return fail(problem);
+        return static_cast<long>(got);
+    }
+
+    long fail(const std::string& text)
+    {
+        failed = true;
+        if (error)
+            *error = text;
+        errno = EIO;
+        return -1;
     }
 };
 

@@ -24,8 +24,7 @@ struct Decompressor {
     ArchivePtr handle;
     std::array<char, CallbackBlock> block{};
     StreamMeter meter;
-    ErrorSink error;
-    bool failed = false;
+    MeteredReader data;  ///< reads through `handle`, charged to `meter`
     bool started = false;
 
     static la_ssize_t onRead(archive* a, void* self, const void** out)
@@ -42,7 +41,7 @@ struct Decompressor {
 
     long read(char* buffer, std::size_t capacity)
     {
-        if (failed)
+        if (data.failed)
             return -1;
         if (!started) {
             started = true;
@@ -51,23 +50,9 @@ struct Decompressor {
             if (rc == ARCHIVE_EOF)
                 return 0;
             if (rc < ARCHIVE_WARN)
-                return fail(archiveError(handle.get(), "cannot decompress"));
+                return data.fail(archiveError(handle.get(), "cannot decompress"));
         }
-        const la_ssize_t got = archive_read_data(handle.get(), buffer, capacity);
-        if (got < 0)
-            return fail(archiveError(handle.get(), "decompression error"));
-        if (auto problem = meter.charge(static_cast<std::uint64_t>(got)); !problem.empty())
-            return fail(problem);
-        return static_cast<long>(got);
-    }
-
-    long fail(const std::string& text)
-    {
-        failed = true;
-        if (error)
-            *error = text;
-        errno = EIO;
-        return -1;
+        return data.read(buffer, capacity, "decompression error");
     }
 };
 
@@ -98,12 +83,12 @@ ReadFn decompressReader(ReadFn inner, std::uint64_t compressedSize, Decompressio
     d->inner = std::move(inner);
     d->meter.compressed = compressedSize;
     d->meter.budget = budget;
-    d->error = std::move(error);
     d->handle.reset(archive_read_new());
+    d->data = {d->handle.get(), &d->meter, std::move(error)};
     archive_read_support_filter_all(d->handle.get());
     archive_read_support_format_raw(d->handle.get());
     if (archive_read_open(d->handle.get(), d.get(), nullptr, &Decompressor::onRead, nullptr) != ARCHIVE_OK)
-        d->fail(archiveError(d->handle.get(), "cannot open the compressed data"));
+        d->data.fail(archiveError(d->handle.get(), "cannot open the compressed data"));
     return [d](char* buffer, std::size_t capacity) { return d->read(buffer, capacity); };
 }
 

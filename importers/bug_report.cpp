@@ -75,8 +75,8 @@ public:
         : m_sink(sink)
         , m_kernelSink([this](Record& r) { return emitKernel(r); })
         , m_joiner(options, m_kernelSink, stats, false)
-        , m_ring(makeKernelRingParser(TimeHints{hints.year, engine::NoTime}))
-        , m_syslog(makeSyslogParser(hints))
+        , m_ring(makeFormatParser(Format::DmesgRaw, TimeHints{hints.year, engine::NoTime}))
+        , m_syslog(makeFormatParser(Format::Rfc3164, hints))
     {
     }
 

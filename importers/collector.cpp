@@ -121,8 +121,8 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     }
     fs.sniffed = sniff(head, entry.file.path);
     cov.kind = fs.sniffed.kind;
-    cov.format = fs.sniffed.format + (compressed ? " (compressed)" : "");
-    if (fs.sniffed.kind == SourceKind::Unknown && fs.sniffed.format.empty()) {
+    cov.format = toString(fs.sniffed.format) + std::string(compressed ? " (compressed)" : "");
+    if (fs.sniffed.kind == SourceKind::Unknown && fs.sniffed.format == Format::None) {
         cov.status = CoverageStatus::Skipped;
         cov.errors.push_back(entry.file.path + ": skipped: " + fs.sniffed.reason);
         return;
@@ -146,7 +146,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     if (stats.error && error && !error->empty())
         stats.errorText = *error;
     m_bytesDone += entry.file.size;
-    if (fs.sniffed.format == "nvidia-bug-report" && fs.kernelRecords > 0)
+    if (fs.sniffed.format == Format::NvidiaBugReport && fs.kernelRecords > 0)
         cov.kind = SourceKind::Kernel;  // it carries the node's kernel log
     describe(stats, fs, cov);
 }
@@ -205,8 +205,9 @@ void Collector::offerBootTime(const Record& r, SourceKind kind, const std::strin
         return;
     if (r.time != NoTime && r.timeSource != TimeSource::BootRelative)
         fs.shard->boot.offer(node, r.time, r.uptime,
-                             fs.sniffed.format.rfind("journal", 0) == 0 ? BootClock::Source::Journal
-                                                                        : BootClock::Source::Syslog);
+                             fs.sniffed.format == Format::JournalJson || fs.sniffed.format == Format::JournalExport
+                                 ? BootClock::Source::Journal
+                                 : BootClock::Source::Syslog);
     else if (r.timeSource == TimeSource::BootRelative)
         fs.shard->boot.offerRtcLine(node, r.text, r.uptime);
 }
@@ -285,7 +286,8 @@ void Collector::collectContext(const std::map<std::string, std::string>& labels,
         return;
     auto& found = fs.shard->context;
     if (found.empty())
-        found["context.source"] = fs.sniffed.format == "observations-jsonl" ? "observations.jsonl" : fs.sniffed.format;
+        found["context.source"] =
+            fs.sniffed.format == Format::ObservationsJsonl ? "observations.jsonl" : toString(fs.sniffed.format);
     for (const auto& [key, value] : labels)
         if (key.rfind("context.", 0) == 0 && !value.empty())
             found.emplace(key, value);  // the first value of a key in the file wins
@@ -297,7 +299,7 @@ void Collector::reportProgress(std::uint64_t done)
         return;
     const std::lock_guard lock(m_progressMutex);
     m_progressMax = std::max(m_progressMax, std::min(done, m_bytesTotal));
-    m_options.progress->progress("reading files", m_progressMax, m_bytesTotal);
+    m_options.progress->progress(engine::ProgressStage::ReadingFiles, m_progressMax, m_bytesTotal);
 }
 
 void Collector::absorb(std::size_t index, FileShard&& shard)

@@ -54,7 +54,7 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
         }
     const bool faulty = !problems.empty();
     // Facts, not faults: the file is still read whole.
-    if (fs.sniffed.format == "plain")
+    if (fs.sniffed.format == Format::Plain)
         problems.insert(problems.begin(),
                         "read as plain text: " + plural(stats.lines, "line") + " (" +
                             fs.sniffed.reason.substr(fs.sniffed.reason.find(':') + 2) + ")");

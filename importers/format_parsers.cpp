@@ -20,37 +20,59 @@ bool startsWithDigit(std::string_view s)
     return !s.empty() && s[0] >= '0' && s[0] <= '9';
 }
 
-class KernelRingParser final : public LineParser {
+/// A parser of one line form: an unusable line is refused before `read` sees it, `out` starts empty.
+class FormParser : public LineParser {
+public:
+    bool parse(std::string_view line, ParsedLine& out) final
+    {
+        out = {};
+        if (isUnusable(line))
+            return false;
+        return read(line, out);
+    }
+
+protected:
+    virtual bool read(std::string_view line, ParsedLine& out) = 0;
+};
+
+/// The `<N>` priority and a pdsh / clush `node-02: ` host prefix (taken as the line's host) before a kernel stamp.
+std::string_view stripKernelPrefixes(std::string_view line, ParsedLine& out)
+{
+    std::string_view s = stripPriority(line);
+    std::string_view host;
+    if (stripHostPrefix(s, host))
+        out.host = host;
+    return stripPriority(s);
+}
+
+/// The message after a stamp of `length` bytes at the start of `s`.
+void takeBody(std::string_view s, std::size_t length, ParsedLine& out)
+{
+    out.text = skipSpaces(s.substr(length));
+    out.stamped = true;
+    out.indented = isIndented(s.substr(length));
+}
+
+class KernelRingParser final : public FormParser {
 public:
     explicit KernelRingParser(TimeNs bootTime)
         : m_bootTime(bootTime)
     {
     }
 
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
-        std::string_view s = stripPriority(line);
-        std::string_view host;
-        if (stripHostPrefix(s, host))  // pdsh / clush: `node-02: [ 12.5] msg`
-            out.host = host;
-        s = stripPriority(s);
+        const std::string_view s = stripKernelPrefixes(line, out);
         if (const auto stamp = parseDmesgT(s)) {
             offerTime(out, stamp->time, TimeSource::Absolute);
-            out.text = skipSpaces(s.substr(stamp->length));
-            out.stamped = true;
-            out.indented = isIndented(s.substr(stamp->length));
+            takeBody(s, stamp->length, out);
         } else if (const auto raw = parseDmesgRaw(s)) {
             if (m_bootTime != engine::NoTime)
                 offerTime(out, m_bootTime + raw->time, TimeSource::Absolute);
             else
                 offerTime(out, raw->time, TimeSource::BootRelative);
             out.uptime = raw->time;
-            out.text = skipSpaces(s.substr(raw->length));
-            out.stamped = true;
-            out.indented = isIndented(s.substr(raw->length));
+            takeBody(s, raw->length, out);
         } else {
             out.text = line;
         }
@@ -61,18 +83,15 @@ private:
     TimeNs m_bootTime;
 };
 
-class SyslogParser final : public LineParser {
+class SyslogParser final : public FormParser {
 public:
     explicit SyslogParser(int year)
         : m_years(year)
     {
     }
 
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
         const std::string_view s = stripPriority(line);
         const std::size_t length = takeStamp(s, out);
         SyslogHeader header;
@@ -122,42 +141,20 @@ private:
     YearTracker m_years;
 };
 
-class AppParser final : public LineParser {
+/// Application logs; with `jobOutput`, a job's stdout/stderr whose srun / slurmstepd lines name their host.
+class AppParser final : public FormParser {
 public:
-    explicit AppParser(int year)
+    AppParser(int year, bool jobOutput)
         : m_years(year)
+        , m_jobOutput(jobOutput)
     {
     }
 
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
-        stripAppPrefixes(line, m_years, out);
-        out.stamped = out.time != engine::NoTime;
-        return true;
-    }
-
-private:
-    YearTracker m_years;
-};
-
-class SlurmOutParser final : public LineParser {
-public:
-    explicit SlurmOutParser(int year)
-        : m_years(year)
-    {
-    }
-
-    bool parse(std::string_view line, ParsedLine& out) override
-    {
-        out = {};
-        if (isUnusable(line))
-            return false;
         stripAppPrefixes(line, m_years, out);
         std::string_view host;
-        if (out.host.empty() && stripSlurmstepd(out.text, host))
+        if (m_jobOutput && out.host.empty() && stripSlurmstepd(out.text, host))
             out.host = host;
         out.stamped = out.time != engine::NoTime;
         return true;
@@ -165,15 +162,13 @@ public:
 
 private:
     YearTracker m_years;
+    bool m_jobOutput;
 };
 
-class SlurmDaemonParser final : public LineParser {
+class SlurmDaemonParser final : public FormParser {
 public:
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
         out.text = line;
         if (line.empty() || line[0] != '[')
             return true;
@@ -187,13 +182,10 @@ public:
     }
 };
 
-class FabricManagerParser final : public LineParser {
+class FabricManagerParser final : public FormParser {
 public:
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
         out.text = line;
         if (const auto stamp = parseFabricManager(line)) {
             offerTime(out, stamp->time, TimeSource::Absolute);  // FM writes local time; taken as UTC
@@ -205,13 +197,10 @@ public:
 };
 
 /// RFC 5424: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID [SD] MSG` (NILVALUE `-` allowed in every header field).
-class Rfc5424Parser final : public LineParser {
+class Rfc5424Parser final : public FormParser {
 public:
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
         Rfc5424Header h;
         if (!splitRfc5424(line, h)) {
             out.text = line;
@@ -241,23 +230,16 @@ private:
     std::string m_text;  ///< `app[procid]: msg` rebuilt from the header fields; out.text views it
 };
 
-class DmesgReltimeParser final : public LineParser {
+class DmesgReltimeParser final : public FormParser {
 public:
     explicit DmesgReltimeParser(int year)
         : m_years(year)
     {
     }
 
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
-        std::string_view s = stripPriority(line);
-        std::string_view host;
-        if (stripHostPrefix(s, host))
-            out.host = host;
-        s = stripPriority(s);
+        const std::string_view s = stripKernelPrefixes(line, out);
         std::size_t length = 0;
         if (const auto probe = parseDmesgHuman(s, 2000)) {  // leap year: Feb 29 passes until the year is known
             length = probe->length;
@@ -273,9 +255,7 @@ public:
         }
         if (m_last != engine::NoTime)
             offerTime(out, m_last, TimeSource::YearInferred);
-        out.text = skipSpaces(s.substr(length));
-        out.stamped = true;
-        out.indented = isIndented(s.substr(length));
+        takeBody(s, length, out);
         return true;
     }
 
@@ -285,13 +265,10 @@ private:
 };
 
 /// `kernel: msg` or `host kernel: [ 12.3] msg`: kernel lines copied without their syslog stamp.
-class KernelBareParser final : public LineParser {
+class KernelBareParser final : public FormParser {
 public:
-    bool parse(std::string_view line, ParsedLine& out) override
+    bool read(std::string_view line, ParsedLine& out) override
     {
-        out = {};
-        if (isUnusable(line))
-            return false;
         std::string_view s = stripPriority(line);
         std::string_view host;
         if (!stripKernelTag(s, host)) {
@@ -345,8 +322,8 @@ std::string_view quotedKernelLine(std::string_view line)
         if (start > 0 && line[start - 1] != ' ')
             continue;
         const std::string_view quoted = line.substr(start);
-        const std::string_view format = lineFormatOf(quoted);
-        if (!format.empty() && format != "app")
+        const Format format = lineFormatOf(quoted);
+        if (format != Format::None && format != Format::App)
             return quoted;
     }
     return {};
@@ -365,38 +342,38 @@ public:
             out = {};
             return false;
         }
-        std::string_view format = lineFormatOf(line);
+        Format format = lineFormatOf(line);
         std::string_view pdsh;
-        if (format.empty()) {
+        if (format == Format::None) {
             // `pdsh -w node[01-04] 'grep NVRM /var/log/messages'`: `node01: Jun 17 20:18:08 host kernel: ...`
             std::string_view inner = line;
-            if (stripPdshHost(inner, pdsh) && !lineFormatOf(inner).empty()) {
+            if (stripPdshHost(inner, pdsh) && lineFormatOf(inner) != Format::None) {
                 line = inner;
                 format = lineFormatOf(inner);
             } else {
                 pdsh = {};
             }
         }
-        if (format.empty()) {
+        if (format == Format::None) {
             // `grep PATTERN messages*` output: `messages:Jun 17 20:18:08 host kernel: ...` (or `file:123:` with -n)
             // is read as the line grep found, so its stamp and host count.
             const std::string_view found = afterGrepFileName(line);
-            if (const std::string_view inner = found.empty() ? found : lineFormatOf(found); !inner.empty()) {
+            if (const Format inner = found.empty() ? Format::None : lineFormatOf(found); inner != Format::None) {
                 line = found;
                 format = inner;
             }
         }
-        if (format.empty()) {
+        if (format == Format::None) {
             if (const std::string_view quoted = quotedKernelLine(line); !quoted.empty()) {
                 line = quoted;
                 format = lineFormatOf(quoted);
             }
         }
-        if (format.empty())
-            format = "app";  // launcher prefixes and framework stamps of any line are still taken
-        auto& parser = m_parsers[std::string(format)];
+        if (format == Format::None)
+            format = Format::App;  // launcher prefixes and framework stamps of any line are still taken
+        auto& parser = m_parsers[format];
         if (!parser)
-            parser = makeParser(Sniffed{SourceKind::Text, std::string(format), {}}, m_hints);
+            parser = makeFormatParser(format, m_hints);
         const bool parsed = parser->parse(line, out);
         if (parsed && !pdsh.empty())
             out.host = pdsh;  // the name the operator reached the node by
@@ -405,7 +382,7 @@ public:
 
 private:
     TimeHints m_hints;
-    std::map<std::string, std::unique_ptr<LineParser>> m_parsers;  ///< one per line form met, with its state
+    std::map<Format, std::unique_ptr<LineParser>> m_parsers;  ///< one per line form met, with its state
 };
 
 class PlainParser final : public LineParser {
@@ -420,59 +397,23 @@ public:
 
 }  // namespace
 
-std::unique_ptr<LineParser> makeKernelRingParser(const TimeHints& hints)
+std::unique_ptr<LineParser> makeFormatParser(Format format, const TimeHints& hints)
 {
-    return std::make_unique<KernelRingParser>(hints.bootTime);
-}
-
-std::unique_ptr<LineParser> makeSyslogParser(const TimeHints& hints)
-{
-    return std::make_unique<SyslogParser>(hints.year);
-}
-
-std::unique_ptr<LineParser> makeAppParser(const TimeHints& hints)
-{
-    return std::make_unique<AppParser>(hints.year);
-}
-
-std::unique_ptr<LineParser> makeSlurmOutParser(const TimeHints& hints)
-{
-    return std::make_unique<SlurmOutParser>(hints.year);
-}
-
-std::unique_ptr<LineParser> makeSlurmDaemonParser()
-{
-    return std::make_unique<SlurmDaemonParser>();
-}
-
-std::unique_ptr<LineParser> makeFabricManagerParser()
-{
-    return std::make_unique<FabricManagerParser>();
-}
-
-std::unique_ptr<LineParser> makeRfc5424Parser()
-{
-    return std::make_unique<Rfc5424Parser>();
-}
-
-std::unique_ptr<LineParser> makeDmesgReltimeParser(const TimeHints& hints)
-{
-    return std::make_unique<DmesgReltimeParser>(hints.year);
-}
-
-std::unique_ptr<LineParser> makeKernelBareParser()
-{
-    return std::make_unique<KernelBareParser>();
-}
-
-std::unique_ptr<LineParser> makePlainTextParser(const TimeHints& hints)
-{
-    return std::make_unique<PlainTextParser>(hints);
-}
-
-std::unique_ptr<LineParser> makePlainParser()
-{
-    return std::make_unique<PlainParser>();
+    switch (format) {
+    case Format::DmesgRaw:
+    case Format::DmesgT: return std::make_unique<KernelRingParser>(hints.bootTime);
+    case Format::DmesgReltime: return std::make_unique<DmesgReltimeParser>(hints.year);
+    case Format::KernelBare: return std::make_unique<KernelBareParser>();
+    case Format::Plain: return std::make_unique<PlainTextParser>(hints);
+    case Format::Rfc3164:
+    case Format::Iso8601: return std::make_unique<SyslogParser>(hints.year);
+    case Format::App: return std::make_unique<AppParser>(hints.year, false);
+    case Format::SlurmOut: return std::make_unique<AppParser>(hints.year, true);
+    case Format::SlurmDaemon: return std::make_unique<SlurmDaemonParser>();
+    case Format::FabricManager: return std::make_unique<FabricManagerParser>();
+    case Format::Rfc5424: return std::make_unique<Rfc5424Parser>();
+    default: return std::make_unique<PlainParser>();
+    }
 }
 
 }  // namespace attrib::importers::detail

@@ -129,9 +129,9 @@ bool readElement(const Sniffed& sniffed, std::string_view text, JsonSpan span, c
         return true;
     }
     try {
-        if (sniffed.format == "sacct-json")
+        if (sniffed.format == Format::SacctJson)
             return sacctJsonRecords(j, text, span.begin, span.end, lines, sink, stats);
-        if (sniffed.format == "kueue-workload")
+        if (sniffed.format == Format::KueueWorkload)
             return kueueWorkloadRecords(j, text, span.begin, span.end, lines, sink, stats);
         Record base;
         base.line = lines.lineOf(span.begin);
@@ -173,7 +173,7 @@ ReaderStats readJsonDocument(const ReadFn& read, const Sniffed& sniffed, const R
     stats.bytes = text.size();
     const LineIndex lines(text);
     stats.lines = lines.lineOf(text.size());
-    const char* listKey = sniffed.format == "sacct-json" ? "jobs" : "items";
+    const char* listKey = sniffed.format == Format::SacctJson ? "jobs" : "items";
     for (const JsonSpan top : topLevelValues(text)) {
         for (const JsonSpan element : documentElements(text, top, listKey)) {
             if (!readElement(sniffed, text, element, lines, sink, stats)) {

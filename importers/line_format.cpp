@@ -42,9 +42,10 @@ constexpr std::size_t SniffLines = 50;
 /// Only this much of a line is looked at: a 100 KiB progress bar is classified by its start like any line.
 constexpr std::size_t SniffLineBytes = 4096;
 
-constexpr std::array<std::string_view, ClassCount> formatNames = {
-    "dmesg-T", "dmesg-raw", "dmesg-reltime", "fabricmanager", "slurm-daemon", "rfc3164",
-    "iso8601", "rfc5424",   "kernel-bare",   "slurm-out",     "app"};
+constexpr std::array<Format, ClassCount> classFormats = {
+    Format::DmesgT,      Format::DmesgRaw, Format::DmesgReltime, Format::FabricManager,
+    Format::SlurmDaemon, Format::Rfc3164,  Format::Iso8601,      Format::Rfc5424,
+    Format::KernelBare,  Format::SlurmOut, Format::App};
 
 struct Tally {
     std::array<int, ClassCount> lines{};
@@ -323,13 +324,13 @@ std::string_view lastSegment(std::string_view line)
 
 Sniffed unknown(std::string reason)
 {
-    return Sniffed{SourceKind::Unknown, {}, std::move(reason)};
+    return Sniffed{SourceKind::Unknown, Format::None, std::move(reason)};
 }
 
 /// Readable text of no known format: read line by line, each line's own stamp and prefixes taken where it has them.
 Sniffed plainText(int lines)
 {
-    return Sniffed{SourceKind::Text, "plain",
+    return Sniffed{SourceKind::Text, Format::Plain,
                    "read as plain text: no known format in the first " + std::to_string(lines) + " lines"};
 }
 
@@ -344,7 +345,7 @@ Sniffed describe(LineClass cls, Tally& tally)
         SourceKind::Slurm,  SourceKind::Syslog, SourceKind::Syslog, SourceKind::Syslog,
         SourceKind::Kernel, SourceKind::Slurm,  SourceKind::App};
     const auto i = static_cast<std::size_t>(cls);
-    Sniffed result{kinds[i], std::string(formatNames[i]), {}};
+    Sniffed result{kinds[i], classFormats[i], {}};
     if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso || cls == LineClass::Rfc5424) &&
         tally.kernel[i] * 2 > tally.lines[i])
         result.kind = SourceKind::Kernel;
@@ -366,7 +367,7 @@ Sniffed sniff(std::string_view head, std::string_view path)
     if (looksLikeJson(head)) {
         if (auto json = sniffJson(head))
             return *json;
-        return Sniffed{SourceKind::Text, "plain", "read as plain text: JSON of no known schema"};
+        return Sniffed{SourceKind::Text, Format::Plain, "read as plain text: JSON of no known schema"};
     }
     if (auto table = sniffTable(head))
         return *table;
@@ -398,39 +399,18 @@ Sniffed sniff(std::string_view head, std::string_view path)
 
 namespace detail {
 
-std::string_view lineFormatOf(std::string_view line)
+Format lineFormatOf(std::string_view line)
 {
     Tally tally;
     const LineClass cls = classifyLine(line.substr(0, SniffLineBytes), tally);
-    return cls == LineClass::None ? std::string_view() : formatNames[static_cast<std::size_t>(cls)];
+    return cls == LineClass::None ? Format::None : classFormats[static_cast<std::size_t>(cls)];
 }
 
 }  // namespace detail
 
 std::unique_ptr<LineParser> makeParser(const Sniffed& sniffed, const TimeHints& hints)
 {
-    const std::string& f = sniffed.format;
-    if (f == "dmesg-raw" || f == "dmesg-T")
-        return makeKernelRingParser(hints);
-    if (f == "dmesg-reltime")
-        return makeDmesgReltimeParser(hints);
-    if (f == "kernel-bare")
-        return makeKernelBareParser();
-    if (f == "plain")
-        return makePlainTextParser(hints);
-    if (f == "rfc3164" || f == "iso8601")
-        return makeSyslogParser(hints);
-    if (f == "app")
-        return makeAppParser(hints);
-    if (f == "slurm-out")
-        return makeSlurmOutParser(hints);
-    if (f == "slurm-daemon")
-        return makeSlurmDaemonParser();
-    if (f == "fabricmanager")
-        return makeFabricManagerParser();
-    if (f == "rfc5424")
-        return makeRfc5424Parser();
-    return makePlainParser();
+    return makeFormatParser(sniffed.format, hints);
 }
 
 }  // namespace attrib::importers

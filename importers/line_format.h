@@ -5,7 +5,9 @@
 
 #include "engine/model.h"
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -15,14 +17,47 @@ using engine::SourceKind;
 using engine::TimeNs;
 using engine::TimeSource;
 
+/// The formats the sniffer tells apart; toString gives the name coverage shows ("dmesg-T", "rfc3164", ...).
+enum class Format : std::uint8_t {
+    None,  ///< not recognized (kind Unknown)
+    // line formats
+    DmesgRaw,
+    DmesgT,
+    DmesgReltime,
+    KernelBare,
+    Rfc3164,
+    Iso8601,
+    Rfc5424,
+    App,
+    SlurmOut,
+    SlurmDaemon,
+    FabricManager,
+    Plain,  ///< readable text of no one known format: each line read by its own form
+    // structured formats
+    JournalJson,
+    JournalExport,
+    SacctParsable,
+    SacctJson,
+    K8sEvents,
+    KueueWorkload,
+    Prometheus,
+    MetricsCsv,
+    NvidiaSmiCsv,
+    ObservationsJsonl,
+    NvidiaBugReport,
+};
+const char* toString(Format format);
+std::optional<Format> formatFrom(std::string_view name);
+/// Application-log formats: launcher prefixes taken, terminal wraps and tracebacks joined.
+constexpr bool isAppFormat(Format f)
+{
+    return f == Format::App || f == Format::SlurmOut || f == Format::Plain;
+}
+
 /// What sniffing decided about a file.
 struct Sniffed {
     SourceKind kind = SourceKind::Unknown;
-    std::string format;  ///< line formats: "dmesg-raw", "dmesg-T", "rfc3164", "iso8601", "rfc5424", "app",
-                         ///< "slurm-out", "slurm-daemon", "fabricmanager"; structured formats: "journal-json",
-                         ///< "journal-export", "sacct-parsable", "sacct-json", "k8s-events", "kueue-workload",
-                         ///< "prometheus", "metrics-csv", "observations-jsonl", "nvidia-bug-report";
-                         ///< empty when kind is Unknown
+    Format format = Format::None;
     std::string reason;  ///< why it was (not) recognized, for coverage
 };
 

@@ -18,16 +18,21 @@ namespace attrib::importers::detail {
 
 namespace {
 
-bool isAppFormat(const std::string& format)
-{
-    return format == "app" || format == "slurm-out" || format == "plain";
-}
-
 /// Formats whose every record starts with a stamp or header, so that a line without one continues a record.
-bool isStampedFormat(const std::string& f)
+bool isStampedFormat(Format f)
 {
-    return f == "dmesg-raw" || f == "dmesg-T" || f == "dmesg-reltime" || f == "kernel-bare" || f == "rfc3164" ||
-        f == "iso8601" || f == "rfc5424" || f == "slurm-daemon" || f == "fabricmanager";
+    switch (f) {
+    case Format::DmesgRaw:
+    case Format::DmesgT:
+    case Format::DmesgReltime:
+    case Format::KernelBare:
+    case Format::Rfc3164:
+    case Format::Iso8601:
+    case Format::Rfc5424:
+    case Format::SlurmDaemon:
+    case Format::FabricManager: return true;
+    default: return false;
+    }
 }
 
 /// Terminal-wrap joining and per-rank Python traceback joining for application logs.
@@ -128,7 +133,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
     ReaderStats stats;
     auto parser = makeParser(sniffed, hints);
     if (isAppFormat(sniffed.format)) {
-        AppJoiner joiner(options, sink, stats, sniffed.format == "slurm-out");
+        AppJoiner joiner(options, sink, stats, sniffed.format == Format::SlurmOut);
         bool ok = true;
         forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
             ok = joiner.add(raw, clean, *parser);
@@ -138,7 +143,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
             stats.stopped = true;
         return stats;
     }
-    StampedJoiner joiner(options, sink, stats, sniffed.format == "rfc3164" || sniffed.format == "dmesg-T");
+    StampedJoiner joiner(options, sink, stats, sniffed.format == Format::Rfc3164 || sniffed.format == Format::DmesgT);
     const bool joins = isStampedFormat(sniffed.format);
     Record line;
     bool ok = true;

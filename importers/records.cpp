@@ -85,7 +85,7 @@ bool sanitizeUtf8(std::string& text)
 
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
 {
-    if (sniffed.format != "app" && sniffed.format != "slurm-out" && sniffed.format != "plain")
+    if (!isAppFormat(sniffed.format))
         return 0;
     std::vector<std::string_view> lines;
     for (std::size_t pos = 0; pos < head.size() && lines.size() < 2000;) {
@@ -177,24 +177,19 @@ ReaderStats readRecords(const ReadFn& read, const Sniffed& sniffed, const TimeHi
                         const ReaderOptions& options, const RecordSink& sink)
 {
     using namespace detail;
-    const std::string& f = sniffed.format;
-    if (f == "journal-json")
-        return readJournalJson(read, options, sink);
-    if (f == "journal-export")
-        return readJournalExport(read, options, sink);
-    if (f == "sacct-parsable")
-        return readSacctParsable(read, options, sink);
-    if (f == "sacct-json" || f == "k8s-events" || f == "kueue-workload")
-        return readJsonDocument(read, sniffed, options, sink);
-    if (f == "prometheus")
-        return readPrometheus(read, options, sink);
-    if (f == "metrics-csv")
-        return readMetricCsv(read, options, sink);
-    if (f == "observations-jsonl")
-        return readObservationsJsonl(read, options, sink);
-    if (f == "nvidia-bug-report")
-        return readBugReport(read, hints, options, sink);
-    return readLogLines(read, sniffed, hints, options, sink);
+    switch (sniffed.format) {
+    case Format::JournalJson: return readJournalJson(read, options, sink);
+    case Format::JournalExport: return readJournalExport(read, options, sink);
+    case Format::SacctParsable: return readSacctParsable(read, options, sink);
+    case Format::SacctJson:
+    case Format::K8sEvents:
+    case Format::KueueWorkload: return readJsonDocument(read, sniffed, options, sink);
+    case Format::Prometheus: return readPrometheus(read, options, sink);
+    case Format::MetricsCsv: return readMetricCsv(read, options, sink);
+    case Format::ObservationsJsonl: return readObservationsJsonl(read, options, sink);
+    case Format::NvidiaBugReport: return readBugReport(read, hints, options, sink);
+    default: return readLogLines(read, sniffed, hints, options, sink);
+    }
 }
 
 }  // namespace attrib::importers

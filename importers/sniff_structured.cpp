@@ -18,7 +18,7 @@ bool contains(std::string_view s, std::string_view needle)
     return s.find(needle) != std::string_view::npos;
 }
 
-Sniffed make(SourceKind kind, const char* format, std::string reason)
+Sniffed make(SourceKind kind, Format format, std::string reason)
 {
     return Sniffed{kind, format, std::move(reason)};
 }
@@ -76,10 +76,11 @@ std::optional<Sniffed> sniffJsonLine(std::string_view line)
         return std::nullopt;
     if (j.contains("__REALTIME_TIMESTAMP") && j.contains("MESSAGE")) {
         const bool kernel = j.value("_TRANSPORT", nlohmann::json()).is_string() && j["_TRANSPORT"] == "kernel";
-        return make(kernel ? SourceKind::Kernel : SourceKind::Syslog, "journal-json", "journalctl -o json entries");
+        return make(kernel ? SourceKind::Kernel : SourceKind::Syslog, Format::JournalJson,
+                    "journalctl -o json entries");
     }
     if (j.contains("context") || j.contains("text") || j.contains("metric"))
-        return make(SourceKind::Unknown, "observations-jsonl", "pre-normalized observations (observations.jsonl)");
+        return make(SourceKind::Unknown, Format::ObservationsJsonl, "pre-normalized observations (observations.jsonl)");
     return std::nullopt;
 }
 
@@ -90,12 +91,14 @@ std::optional<Sniffed> sniffStructuredText(std::string_view head)
     // The report's own header, not any mention: the driver's crash-dump note in dmesg says "run nvidia-bug-report.sh".
     if (contains(head, "nvidia-bug-report.sh Version") || contains(head, "NVIDIA bug report log file") ||
         contains(head, "==============NVSMI LOG=============="))
-        return make(SourceKind::Inventory, "nvidia-bug-report", "nvidia-bug-report log (kernel log and nvidia-smi -q)");
+        return make(SourceKind::Inventory, Format::NvidiaBugReport,
+                    "nvidia-bug-report log (kernel log and nvidia-smi -q)");
     bool complete = false;
     const std::string_view first = firstLine(head, complete);
     if (first.substr(0, 9) == "__CURSOR=" || first.substr(0, 21) == "__REALTIME_TIMESTAMP=") {
         const bool kernel = contains(head, "\n_TRANSPORT=kernel\n");
-        return make(kernel ? SourceKind::Kernel : SourceKind::Syslog, "journal-export", "journalctl -o export entries");
+        return make(kernel ? SourceKind::Kernel : SourceKind::Syslog, Format::JournalExport,
+                    "journalctl -o export entries");
     }
     return std::nullopt;
 }
@@ -104,12 +107,12 @@ std::optional<Sniffed> sniffJson(std::string_view head)
 {
     if (hasKeyValue(head, "kind", "\"Workload\"") || hasKeyValue(head, "kind", "\"WorkloadList\"") ||
         contains(head, "\"kueue.x-k8s.io/"))
-        return make(SourceKind::Accounting, "kueue-workload", "Kueue Workload JSON");
+        return make(SourceKind::Accounting, Format::KueueWorkload, "Kueue Workload JSON");
     if (contains(head, "\"involvedObject\"") || hasKeyValue(head, "kind", "\"EventList\"") ||
         hasKeyValue(head, "kind", "\"Event\""))
-        return make(SourceKind::Accounting, "k8s-events", "Kubernetes events JSON");
+        return make(SourceKind::Accounting, Format::K8sEvents, "Kubernetes events JSON");
     if (contains(head, "\"jobs\"") && (contains(head, "\"job_id\"") || contains(head, "\"Slurm\"")))
-        return make(SourceKind::Accounting, "sacct-json", "sacct --json");
+        return make(SourceKind::Accounting, Format::SacctJson, "sacct --json");
     bool complete = false;
     const std::string_view first = firstLine(head, complete);
     if (complete)
@@ -170,9 +173,9 @@ std::optional<Sniffed> sniffCsv(std::string_view head, std::string_view header)
         pci = pci || name.rfind("pci.bus_id", 0) == 0;
     }
     if (time)
-        return make(SourceKind::Metrics, "metrics-csv", "metric CSV with a time column");
+        return make(SourceKind::Metrics, Format::MetricsCsv, "metric CSV with a time column");
     if (index && pci)
-        return make(SourceKind::Inventory, "nvidia-smi-csv", "nvidia-smi --query-gpu CSV (index, pci.bus_id)");
+        return make(SourceKind::Inventory, Format::NvidiaSmiCsv, "nvidia-smi --query-gpu CSV (index, pci.bus_id)");
     (void)head;
     return std::nullopt;
 }
@@ -209,9 +212,9 @@ std::optional<Sniffed> sniffTable(std::string_view head)
     bool complete = false;
     const std::string_view first = firstLine(head, complete);
     if (first.substr(0, 6) == "JobID|" || contains(first, "|JobID|") || first.substr(0, 9) == "JobIDRaw|")
-        return make(SourceKind::Accounting, "sacct-parsable", "sacct --parsable2 table");
+        return make(SourceKind::Accounting, Format::SacctParsable, "sacct --parsable2 table");
     if (looksLikePrometheus(head))
-        return make(SourceKind::Metrics, "prometheus", "Prometheus / DCGM exporter samples");
+        return make(SourceKind::Metrics, Format::Prometheus, "Prometheus / DCGM exporter samples");
     if (complete && first.find(',') != std::string_view::npos)
         return sniffCsv(head, first);
     return std::nullopt;

@@ -11,97 +11,8 @@ namespace attrib::importers {
 
 namespace {
 
-/// Days in the month of a proleptic Gregorian year; `year` 0 is treated as leap so Feb 29 passes.
-int daysInMonth(int year, int month)
-{
-    static constexpr std::array<int, 12> days = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    if (month == 2) {
-        const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-        return leap ? 29 : 28;
-    }
-    return days[static_cast<std::size_t>(month - 1)];
-}
-
-bool validDate(int year, int month, int day)
-{
-    // Nanoseconds since 1970 in 64 bits reach from 1677 to 2262; log stamps outside 1900..2200 are garbage.
-    return year >= 1900 && year <= 2200 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
-}
-
 using engine::isDigit;
-
-/// Reads exactly `count` decimal digits at `pos`.
-bool readDigits(std::string_view s, std::size_t& pos, std::size_t count, int& out)
-{
-    if (pos + count > s.size())
-        return false;
-    int value = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        const char c = s[pos + i];
-        if (!isDigit(c))
-            return false;
-        value = value * 10 + (c - '0');
-    }
-    out = value;
-    pos += count;
-    return true;
-}
-
-bool expect(std::string_view s, std::size_t& pos, char c)
-{
-    if (pos >= s.size() || s[pos] != c)
-        return false;
-    ++pos;
-    return true;
-}
-
-/// `HH:MM:SS`, validated (a leap second 60 is accepted).
-bool readClock(std::string_view s, std::size_t& pos, int& hour, int& minute, int& second)
-{
-    return readDigits(s, pos, 2, hour) && expect(s, pos, ':') && readDigits(s, pos, 2, minute) && expect(s, pos, ':') &&
-        readDigits(s, pos, 2, second) && hour <= 23 && minute <= 59 && second <= 60;
-}
-
-/// Optional `.frac` / `,frac` (one or more digits; digits past nanoseconds are consumed and dropped).
-void readFraction(std::string_view s, std::size_t& pos, long& nanos, bool allowComma)
-{
-    nanos = 0;
-    if (pos + 1 >= s.size() || !(s[pos] == '.' || (allowComma && s[pos] == ',')) || !isDigit(s[pos + 1]))
-        return;
-    ++pos;
-    long scale = 100'000'000;
-    while (pos < s.size() && isDigit(s[pos])) {
-        nanos += (s[pos] - '0') * scale;
-        scale /= 10;
-        ++pos;
-    }
-}
-
-/// Optional zone after an ISO stamp: `Z`, `+HH:MM`, `+HHMM`. Returns the offset east of UTC in seconds.
-long readZone(std::string_view s, std::size_t& pos)
-{
-    if (pos >= s.size())
-        return 0;
-    if (s[pos] == 'Z' || s[pos] == 'z') {
-        ++pos;
-        return 0;
-    }
-    const char sign = s[pos];
-    if (sign != '+' && sign != '-')
-        return 0;
-    std::size_t p = pos + 1;
-    int hours = 0;
-    int minutes = 0;
-    if (!readDigits(s, p, 2, hours))
-        return 0;
-    if (p < s.size() && s[p] == ':')
-        ++p;
-    if (!readDigits(s, p, 2, minutes) || hours > 23 || minutes > 59)
-        return 0;
-    pos = p;
-    const long offset = hours * 3600L + minutes * 60L;
-    return sign == '-' ? -offset : offset;
-}
+using namespace engine::stamp;
 
 /// Day of month, zero- or space-padded to two columns, or a single digit followed by a space.
 bool readPaddedDay(std::string_view s, std::size_t& pos, int& day)
@@ -134,20 +45,6 @@ bool isWeekday(std::string_view s)
 
 }  // namespace
 
-TimeNs makeTime(int year, int month, int day, int hour, int minute, int second, long nanos)
-{
-    // Howard Hinnant's days_from_civil.
-    const int y = year - (month <= 2 ? 1 : 0);
-    const int era = (y >= 0 ? y : y - 399) / 400;
-    const int yoe = y - era * 400;
-    const int mp = (month + 9) % 12;
-    const int doy = (153 * mp + 2) / 5 + day - 1;
-    const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    const std::int64_t days = static_cast<std::int64_t>(era) * 146097 + doe - 719468;
-    const std::int64_t seconds = days * 86400 + hour * 3600LL + minute * 60LL + second;
-    return seconds * engine::NsPerSec + nanos;
-}
-
 int monthFromAbbrev(std::string_view s)
 {
     static constexpr std::array<std::string_view, 12> names = {"jan", "feb", "mar", "apr", "may", "jun",
@@ -166,23 +63,10 @@ int monthFromAbbrev(std::string_view s)
 
 std::optional<StampMatch> parseIso8601(std::string_view s)
 {
-    std::size_t pos = 0;
-    int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-    if (!readDigits(s, pos, 4, year) || !expect(s, pos, '-') || !readDigits(s, pos, 2, month) || !expect(s, pos, '-') ||
-        !readDigits(s, pos, 2, day) || pos >= s.size())
+    const auto stamp = engine::parseIsoStamp(s);
+    if (!stamp)
         return std::nullopt;
-    const char sep = s[pos++];
-    if (sep != 'T' && sep != 't' && sep != ' ' && sep != '_')
-        return std::nullopt;
-    if (!readClock(s, pos, hour, minute, second) || !validDate(year, month, day))
-        return std::nullopt;
-    long nanos = 0;
-    readFraction(s, pos, nanos, true);
-    const long offset = readZone(s, pos);
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second, nanos) - offset * engine::NsPerSec;
-    match.length = pos;
-    return match;
+    return StampMatch{stamp->time, stamp->length, true};
 }
 
 TimeNs isoTime(std::string_view s)
@@ -205,11 +89,7 @@ std::optional<StampMatch> parseRfc3164(std::string_view s, int year)
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, false);  // journalctl -o short-precise
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second, nanos);
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second, nanos), pos, false};
 }
 
 std::optional<StampMatch> parseDmesgT(std::string_view s)
@@ -223,10 +103,7 @@ std::optional<StampMatch> parseDmesgT(std::string_view s)
         !readClock(s, pos, hour, minute, second) || !expect(s, pos, ' ') || !readDigits(s, pos, 4, year) ||
         !expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second);
-    match.length = pos;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second), pos, true};
 }
 
 std::optional<StampMatch> parseDmesgRaw(std::string_view s)
@@ -250,11 +127,7 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s)
     readFraction(s, pos, nanos, false);
     if (pos == fractionStart || !expect(s, pos, ']'))
         return std::nullopt;
-    StampMatch match;
-    match.time = seconds * engine::NsPerSec + nanos;
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
 }
 
 std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)
@@ -280,11 +153,7 @@ std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)
         return std::nullopt;
     if (!expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second);
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second), pos, false};
 }
 
 std::optional<StampMatch> parseDmesgDelta(std::string_view s)
@@ -309,11 +178,7 @@ std::optional<StampMatch> parseDmesgDelta(std::string_view s)
     readFraction(s, pos, nanos, false);
     if (pos == fractionStart || (angle && !expect(s, pos, '>')) || !expect(s, pos, ']'))
         return std::nullopt;
-    StampMatch match;
-    match.time = seconds * engine::NsPerSec + nanos;
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
 }
 
 std::optional<StampMatch> parseGlog(std::string_view s, int year)
@@ -334,11 +199,7 @@ std::optional<StampMatch> parseGlog(std::string_view s, int year)
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, false);
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second, nanos);
-    match.length = pos;
-    match.hasYear = false;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second, nanos), pos, false};
 }
 
 std::optional<StampMatch> parseFabricManager(std::string_view s)
@@ -349,10 +210,7 @@ std::optional<StampMatch> parseFabricManager(std::string_view s)
         !readDigits(s, pos, 4, year) || !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second) ||
         !expect(s, pos, ']') || !validDate(year, month, day))
         return std::nullopt;
-    StampMatch match;
-    match.time = makeTime(year, month, day, hour, minute, second);
-    match.length = pos;
-    return match;
+    return StampMatch{makeTime(year, month, day, hour, minute, second), pos, true};
 }
 
 }  // namespace attrib::importers

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/model.h"
+#include "engine/stamp_fields.h"
 
 #include <optional>
 #include <string_view>
@@ -11,8 +12,7 @@ namespace attrib::importers {
 
 using engine::TimeNs;
 
-/// Days-from-civil conversion; valid for the proleptic Gregorian calendar.
-TimeNs makeTime(int year, int month, int day, int hour, int minute, int second, long nanos = 0);
+using engine::makeTime;
 
 /// A parsed stamp and how many bytes of the input it used.
 struct StampMatch {
@@ -21,8 +21,7 @@ struct StampMatch {
     bool hasYear = true;
 };
 
-/// `2026-04-22T21:34:20Z`, `2026-04-22T21:34:20.123456+08:00`, `2026-04-22 21:34:20,123`, `2026-04-22_07:01:51`.
-/// A stamp without zone is taken as UTC.
+/// engine::parseIsoStamp as a StampMatch.
 std::optional<StampMatch> parseIso8601(std::string_view s);
 /// RFC 3164 `Mmm dd HH:MM:SS` (no year; `year` supplies it).
 std::optional<StampMatch> parseRfc3164(std::string_view s, int year);
@@ -40,8 +39,7 @@ std::optional<StampMatch> parseDmesgDelta(std::string_view s);
 std::optional<StampMatch> parseGlog(std::string_view s, int year);
 /// Fabric Manager `[Jul 23 2024 07:53:55]` including the brackets.
 std::optional<StampMatch> parseFabricManager(std::string_view s);
-/// A whole string that is one ISO 8601 stamp (surrounding blanks allowed); NoTime otherwise. Unlike
-/// engine::parseIsoTime it rejects years outside 1900..2200, so untrusted input cannot overflow nanoseconds.
+/// A whole string that is one ISO 8601 stamp (surrounding blanks allowed); NoTime otherwise.
 TimeNs isoTime(std::string_view s);
 /// Month abbreviation (Jan..Dec) -> 1..12, 0 if unknown.
 int monthFromAbbrev(std::string_view s);

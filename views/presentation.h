@@ -36,6 +36,11 @@ inline QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
 }
+/// The name of an internal vocabulary value (trace phase, action, ...).
+inline QString qs(const char* s)
+{
+    return QString::fromUtf8(s);
+}
 
 /// `2026-04-22 21:34:20.118` (UTC); empty for NoTime.
 QString formatUtc(engine::TimeNs time, bool withDate = true);

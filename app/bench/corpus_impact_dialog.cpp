@@ -12,7 +12,6 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -22,7 +21,6 @@
 #include <QPushButton>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace attrib::bench {
 
@@ -35,7 +33,7 @@ public:
         : m_bar(bar)
     {
     }
-    void progress(const std::string&, std::uint64_t done, std::uint64_t total) override
+    void progress(engine::ProgressStage, std::uint64_t done, std::uint64_t total) override
     {
         // Queued to the application object, which outlives the dialog; the bar may be gone by then.
         QPointer<QProgressBar> bar = m_bar;
@@ -73,9 +71,11 @@ CorpusImpactDialog::CorpusImpactDialog(RuleBenchController* controller, QWidget*
     , m_corpus(new QLineEdit(defaultCorpus(), this))
     , m_baseline(new QLineEdit(this))
     , m_run(new QPushButton(tr("Run"), this))
+    , m_cancel(new QPushButton(tr("Cancel"), this))
     , m_progress(new QProgressBar(this))
     , m_summary(new QLabel(this))
     , m_table(new QTableView(this))
+    , m_jobs(this)
 {
     setWindowTitle(tr("Corpus impact of the active catalog"));
     resize(1100, 520);
@@ -93,13 +93,16 @@ CorpusImpactDialog::CorpusImpactDialog(RuleBenchController* controller, QWidget*
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_progress, 1);
     buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
     buttons->addWidget(copy);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(m_summary);
     layout->addWidget(m_table, 1);
+    m_cancel->setEnabled(false);
     connect(m_run, &QPushButton::clicked, this, [this] { run(m_corpus->text(), m_baseline->text()); });
+    connect(m_cancel, &QPushButton::clicked, this, &CorpusImpactDialog::cancel);
     connect(copy, &QPushButton::clicked, this, [this] {
         QApplication::clipboard()->setText(views::qs(engine::corpusImpactText(m_model->impact(), true)));
     });
@@ -112,31 +115,57 @@ void CorpusImpactDialog::run(const QString& corpus, const QString& baselineDir)
         return;
     m_running = true;
     m_run->setEnabled(false);
+    m_cancel->setEnabled(true);
     m_summary->setText(tr("Running both catalogs over %1\u2026").arg(corpus));
-    auto* watcher = new QFutureWatcher<engine::CorpusImpact>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] {
-        onFinished(watcher->result());
-        watcher->deleteLater();
-    });
+    JobHandlers<engine::CorpusImpact> on;
+    on.result = [this](const engine::CorpusImpact& impact) { onFinished(impact); };
+    on.finished = [this](bool cancelled) { onEnded(cancelled); };
     auto progress = std::make_shared<BarProgress>(m_progress);
-    watcher->setFuture(QtConcurrent::run([corpus = corpus.toStdString(), baselineDir = baselineDir.toStdString(),
-                                          session = m_controller->baselineCatalog(), candidate, progress] {
-        const auto baseline = baselineDir.empty() ? session : rules::loadCatalog(baselineDir);
-        const engine::BundleAnalyzer analyze = [](const std::string& bundle, const engine::CatalogPtr& catalog,
-                                                  std::string& error) -> engine::AnalysisSnapshot {
-            auto outcome = importers::analyzeBundle(bundle, catalog);
-            error = outcome.error;
-            return outcome.result;
-        };
-        return engine::runCorpusImpact(engine::listBundles(corpus), baseline ? baseline : candidate, candidate, analyze,
-                                       progress.get());
-    }));
+    m_jobs.start(
+        [corpus = corpus.toStdString(), baselineDir = baselineDir.toStdString(),
+         session = m_controller->baselineCatalog(), candidate,
+         progress](QPromise<engine::CorpusImpact>& promise, engine::CancelFlag& cancel) {
+            const auto baseline = baselineDir.empty() ? session : rules::loadCatalog(baselineDir);
+            const engine::BundleAnalyzer analyze = [&cancel](const std::string& bundle,
+                                                             const engine::CatalogPtr& catalog,
+                                                             std::string& error) -> engine::AnalysisSnapshot {
+                importers::AnalyzeOptions options;
+                options.cancel = &cancel;
+                auto outcome = importers::analyzeBundle(bundle, catalog, options);
+                error = outcome.error;
+                return outcome.result;
+            };
+            auto impact = engine::runCorpusImpact(engine::listBundles(corpus), baseline ? baseline : candidate,
+                                                  candidate, analyze, progress.get(), &cancel);
+            if (!cancel.load())
+                promise.addResult(std::move(impact));
+        },
+        std::move(on));
+}
+
+void CorpusImpactDialog::cancel()
+{
+    if (m_running)
+        m_jobs.cancel();
+}
+
+void CorpusImpactDialog::onEnded(bool cancelled)
+{
+    if (!m_running)
+        return;  // onFinished had the result
+    m_running = false;
+    m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
+    m_summary->setText(cancelled ? tr("Cancelled; the table shows the previous run")
+                                 : tr("The run ended without a result"));
+    Q_EMIT finished();
 }
 
 void CorpusImpactDialog::onFinished(engine::CorpusImpact impact)
 {
     m_running = false;
     m_run->setEnabled(true);
+    m_cancel->setEnabled(false);
     m_summary->setText(tr("%1 of %2 verdict(s) changed; baseline %3, new %4")
                            .arg(impact.changedCount())
                            .arg(impact.bundles.size())

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Corpus impact from the workbench: the active catalog against a baseline (the session's first catalog,
-// or a folder) over every bundle of a corpus, in the background; the same table as `attrib replay`.
+// or a folder) over every bundle of a corpus, in the background (cancellable); the same table as `attrib replay`.
 #pragma once
 
+#include "app/bench/job_runner.h"
 #include "app/bench/rule_bench_controller.h"
 #include "engine/corpus_impact.h"
 
@@ -28,6 +29,8 @@ public:
 
     /// Runs over `corpus`; an empty `baselineDir` compares with the session's first catalog.
     void run(const QString& corpus, const QString& baselineDir = {});
+    /// Stops a run between two analyses; `finished` follows with a summary that says so.
+    void cancel();
     views::CorpusImpactModel* model() const { return m_model; }
     bool running() const { return m_running; }
     QString summary() const;
@@ -39,16 +42,19 @@ Q_SIGNALS:
 
 private:
     void onFinished(engine::CorpusImpact impact);
+    void onEnded(bool cancelled);
 
     RuleBenchController* m_controller;
     views::CorpusImpactModel* m_model;
     QLineEdit* m_corpus;
     QLineEdit* m_baseline;
     QPushButton* m_run;
+    QPushButton* m_cancel;
     QProgressBar* m_progress;
     QLabel* m_summary;
     QTableView* m_table;
     bool m_running = false;
+    JobRunner m_jobs;
 };
 
 }  // namespace attrib::bench

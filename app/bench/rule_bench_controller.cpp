@@ -7,13 +7,13 @@
 
 #include <QDirIterator>
 #include <QFileInfo>
-#include <QFutureWatcher>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace attrib::bench {
 
 RuleBenchController::RuleBenchController(QObject* parent)
     : QObject(parent)
+    , m_catalogJobs(this)
+    , m_analysisJobs(this)
 {
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(250);
@@ -22,11 +22,7 @@ RuleBenchController::RuleBenchController(QObject* parent)
     connect(&m_watcher, &QFileSystemWatcher::directoryChanged, this, &RuleBenchController::onFileEvent);
 }
 
-RuleBenchController::~RuleBenchController()
-{
-    if (m_cancel)
-        m_cancel->store(true);
-}
+RuleBenchController::~RuleBenchController() = default;
 
 QString RuleBenchController::rulesDir() const
 {
@@ -40,8 +36,9 @@ void RuleBenchController::adopt(engine::CatalogPtr catalog, engine::AnalysisSnap
         m_baseline = m_catalog;
     m_result = std::move(result);
     m_bundle = bundlePath;
-    ++m_catalogGeneration;
-    ++m_analysisGeneration;
+    // What was loading or running for an earlier catalog or bundle no longer applies.
+    m_catalogJobs.cancel();
+    m_analysisJobs.cancel();
     if (m_catalog)
         watch(QString::fromStdString(m_catalog->directory()));
 }
@@ -95,21 +92,20 @@ void RuleBenchController::reload()
     m_debounce.stop();
     if (m_dir.isEmpty())
         return;
-    const quint64 generation = ++m_catalogGeneration;
-    const std::string dir = m_dir.toStdString();
-    auto* watcher = new QFutureWatcher<engine::CatalogPtr>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        onCatalogLoaded(watcher->result(), generation);
-        watcher->deleteLater();
-        setBusy(-1);
-    });
+    JobHandlers<engine::CatalogPtr> on;
+    on.result = [this](const engine::CatalogPtr& fresh) { onCatalogLoaded(fresh); };
+    on.ended = [this] { setBusy(-1); };
     setBusy(+1);
-    watcher->setFuture(QtConcurrent::run([dir] { return rules::loadCatalog(dir); }));
+    m_catalogJobs.start(
+        [dir = m_dir.toStdString()](QPromise<engine::CatalogPtr>& promise, engine::CancelFlag&) {
+            promise.addResult(rules::loadCatalog(dir));
+        },
+        std::move(on));
 }
 
-void RuleBenchController::onCatalogLoaded(engine::CatalogPtr fresh, quint64 generation)
+void RuleBenchController::onCatalogLoaded(const engine::CatalogPtr& fresh)
 {
-    if (generation != m_catalogGeneration || !fresh)
+    if (!fresh)
         return;
     std::vector<engine::Diagnostic> problems;
     if (m_catalog)
@@ -120,7 +116,7 @@ void RuleBenchController::onCatalogLoaded(engine::CatalogPtr fresh, quint64 gene
         Q_EMIT catalogRejected(fresh, problems);
         return;
     }
-    m_catalog = std::move(fresh);
+    m_catalog = fresh;
     if (!m_baseline)
         m_baseline = m_catalog;
     Q_EMIT catalogLoaded(m_catalog);
@@ -131,31 +127,23 @@ void RuleBenchController::rerun()
 {
     if (!m_catalog || m_bundle.isEmpty())
         return;
-    if (m_cancel)
-        m_cancel->store(true);
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = ++m_analysisGeneration;
     using Outcome = std::pair<engine::AnalysisSnapshot, QString>;
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        const Outcome outcome = watcher->result();
-        onAnalysed(outcome.first, outcome.second, generation);
-        watcher->deleteLater();
-        setBusy(-1);
-    });
+    JobHandlers<Outcome> on;
+    on.result = [this](const Outcome& outcome) { onAnalysed(outcome.first, outcome.second); };
+    on.ended = [this] { setBusy(-1); };
     setBusy(+1);
-    watcher->setFuture(QtConcurrent::run([bundle = m_bundle.toStdString(), catalog = m_catalog, cancel = m_cancel] {
-        importers::AnalyzeOptions options;
-        options.cancel = cancel.get();
-        auto outcome = importers::analyzeBundle(bundle, catalog, options);
-        return Outcome{outcome.result, QString::fromStdString(outcome.error)};
-    }));
+    m_analysisJobs.start(
+        [bundle = m_bundle.toStdString(), catalog = m_catalog](QPromise<Outcome>& promise, engine::CancelFlag& cancel) {
+            importers::AnalyzeOptions options;
+            options.cancel = &cancel;
+            auto outcome = importers::analyzeBundle(bundle, catalog, options);
+            promise.addResult(Outcome{outcome.result, QString::fromStdString(outcome.error)});
+        },
+        std::move(on));
 }
 
-void RuleBenchController::onAnalysed(engine::AnalysisSnapshot result, const QString& error, quint64 generation)
+void RuleBenchController::onAnalysed(engine::AnalysisSnapshot result, const QString& error)
 {
-    if (generation != m_analysisGeneration)
-        return;
     if (!result) {
         Q_EMIT analysisFailed(error);
         return;

@@ -4,6 +4,7 @@
 // changed. A reload that brings new catalog errors is rejected: the last good catalog stays active.
 #pragma once
 
+#include "app/bench/job_runner.h"
 #include "engine/catalog.h"
 #include "engine/verdict_diff.h"
 
@@ -63,8 +64,8 @@ Q_SIGNALS:
 private:
     void watch(const QString& dir);
     void onFileEvent(const QString& path);
-    void onCatalogLoaded(engine::CatalogPtr fresh, quint64 generation);
-    void onAnalysed(engine::AnalysisSnapshot result, const QString& error, quint64 generation);
+    void onCatalogLoaded(const engine::CatalogPtr& fresh);
+    void onAnalysed(engine::AnalysisSnapshot result, const QString& error);
     void setBusy(int delta);
 
     engine::CatalogPtr m_catalog;
@@ -74,10 +75,9 @@ private:
     QString m_dir;
     QFileSystemWatcher m_watcher;
     QTimer m_debounce;
-    quint64 m_catalogGeneration = 0;
-    quint64 m_analysisGeneration = 0;
     int m_busy = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner m_catalogJobs;   ///< catalog reloads: a newer reload supersedes an older one
+    JobRunner m_analysisJobs;  ///< re-analyses: a newer run cancels an older one
 };
 
 }  // namespace attrib::bench

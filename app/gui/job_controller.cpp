@@ -47,18 +47,17 @@ public:
     {
     }
 
-    void progress(const std::string& stage, std::uint64_t done, std::uint64_t total) override
+    void progress(engine::ProgressStage stage, std::uint64_t done, std::uint64_t total) override
     {
         if (m_promise.isCanceled())
             m_cancel = true;
-        if (stage == "reading files")
-            report(QStringLiteral("reading files and extracting"), 50 + scaled(done, total, 800));
-        else if (stage == "correlating")
-            report(QStringLiteral("correlating"), 870);
-        else if (stage == "verdict")
-            report(QStringLiteral("verdict"), 920);
-        else
-            report(QString::fromStdString(stage), -1);
+        switch (stage) {
+        case engine::ProgressStage::ReadingFiles:
+            return report(QStringLiteral("reading files and extracting"), 50 + scaled(done, total, 800));
+        case engine::ProgressStage::Correlating: return report(QStringLiteral("correlating"), 870);
+        case engine::ProgressStage::Verdict: return report(QStringLiteral("verdict"), 920);
+        default: return report(QString::fromUtf8(engine::toString(stage)), -1);
+        }
     }
 
     void report(const QString& stage, int permille)
@@ -97,20 +96,19 @@ StageResult indexedStage(const std::string& path)
     return r;
 }
 
-void runJob(QPromise<StageResult>& promise, std::string path, std::shared_ptr<CatalogCache> catalogs,
-            std::shared_ptr<std::atomic<bool>> cancel)
+void runJob(QPromise<StageResult>& promise, const std::string& path, CatalogCache& catalogs, engine::CancelFlag& cancel)
 {
     promise.setProgressRange(0, 1000);
-    ProgressAdapter progress(promise, *cancel);
+    ProgressAdapter progress(promise, cancel);
     if (QFileInfo(QString::fromStdString(path)).isDir()) {
         progress.report(QStringLiteral("listing bundle"), 0);
         promise.addResult(indexedStage(path));
     }
     progress.report(QStringLiteral("loading rules"), 20);
-    const engine::CatalogPtr catalog = catalogs->get();
+    const engine::CatalogPtr catalog = catalogs.get();
     importers::AnalyzeOptions options;
     options.progress = &progress;
-    options.cancel = cancel.get();
+    options.cancel = &cancel;
     // Plain files of a folder are read on one thread per CPU; the result is the same byte for byte as on one.
     importers::AnalyzeOutcome outcome = importers::analyzeBundleParallel(path, catalog, options, 0);
     if (outcome.cancelled || promise.isCanceled())
@@ -141,6 +139,7 @@ void runJob(QPromise<StageResult>& promise, std::string path, std::shared_ptr<Ca
 JobController::JobController(const QString& rulesDir, QObject* parent)
     : QObject(parent)
     , m_catalog(std::make_shared<CatalogCache>(rulesDir.toStdString()))
+    , m_jobs(this)
 {
     // Loading the catalog runs every rule's inline cases; start it now so the first analysis need not wait.
     m_prefetch = QtConcurrent::run([catalog = m_catalog] { catalog->get(); });
@@ -148,60 +147,45 @@ JobController::JobController(const QString& rulesDir, QObject* parent)
 
 JobController::~JobController()
 {
-    cancel();
-    waitForIdle();
+    m_jobs.cancel();
+    m_jobs.waitForIdle();
     m_prefetch.waitForFinished();
 }
 
 quint64 JobController::analyze(const QString& bundle)
 {
-    cancel();
-    const quint64 generation = ++m_generation;
     m_bundle = bundle;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_timer.start();
-    auto* watcher = new Watcher(this);
-    m_current = watcher;
-    connect(watcher, &Watcher::resultReadyAt, this,
-            [this, watcher, generation](int index) { onResult(watcher, generation, index); });
-    connect(watcher, &Watcher::progressTextChanged, this, [this, watcher, generation](const QString& text) {
-        if (generation == m_generation)
-            Q_EMIT progressChanged(text, watcher->progressValue());
-    });
-    connect(watcher, &Watcher::progressValueChanged, this, [this, watcher, generation](int value) {
-        if (generation == m_generation)
-            Q_EMIT progressChanged(watcher->progressText(), value);
-    });
-    connect(watcher, &Watcher::finished, this, [this, watcher, generation] { onFinished(watcher, generation); });
+    bench::JobHandlers<StageResult> on;
+    on.result = [this](const StageResult& r) { onResult(r); };
+    on.progress = [this](const QString& text, int value) { Q_EMIT progressChanged(text, value); };
+    on.finished = [this](bool cancelled) { onFinished(cancelled); };
+    const quint64 generation = m_jobs.start(
+        [path = bundle.toStdString(), catalogs = m_catalog](
+            QPromise<StageResult>& promise, engine::CancelFlag& cancel) { runJob(promise, path, *catalogs, cancel); },
+        std::move(on));
     Q_EMIT started(generation, bundle);
-    watcher->setFuture(QtConcurrent::run(runJob, bundle.toStdString(), m_catalog, m_cancel));
     return generation;
 }
 
 void JobController::cancel()
 {
-    if (m_cancel)
-        *m_cancel = true;
-    if (m_current)
-        m_current->cancel();
+    m_jobs.cancel();
 }
 
 bool JobController::isRunning() const
 {
-    return m_current && m_current->isRunning();
+    return m_jobs.isRunning();
 }
 
 void JobController::waitForIdle()
 {
-    if (m_current)
-        m_current->waitForFinished();
+    m_jobs.waitForIdle();
 }
 
-void JobController::onResult(Watcher* watcher, quint64 generation, int index)
+void JobController::onResult(const StageResult& r)
 {
-    if (generation != m_generation || watcher->isCanceled())
-        return;  // a superseded job: its results are stale
-    const StageResult r = watcher->resultAt(index);
+    const quint64 generation = m_jobs.generation();
     switch (r.stage) {
     case StageResult::Stage::Indexed: Q_EMIT bundleIndexed(generation, r.analysis); break;
     case StageResult::Stage::Analysed:
@@ -212,12 +196,10 @@ void JobController::onResult(Watcher* watcher, quint64 generation, int index)
     }
 }
 
-void JobController::onFinished(Watcher* watcher, quint64 generation)
+void JobController::onFinished(bool wasCancelled)
 {
-    watcher->deleteLater();
-    if (generation != m_generation)
-        return;
-    if (watcher->isCanceled())
+    const quint64 generation = m_jobs.generation();
+    if (wasCancelled)
         Q_EMIT cancelled(generation, m_bundle);
     Q_EMIT finished(generation);
 }

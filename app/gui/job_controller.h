@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Runs analyses off the GUI thread (QtConcurrent + QPromise) with progress by stage and cancellation.
+// Runs analyses off the GUI thread (bench::JobRunner) with progress by stage and cancellation.
 // A newer analysis supersedes an older one: each job carries a generation and only the latest one's
 // results reach the views. Results arrive in stages so that views fill in as soon as their data exists.
 #pragma once
 
+#include "app/bench/job_runner.h"
 #include "engine/catalog.h"
 #include "views/analysis_data.h"
 #include "views/timeline/timeline_data.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
+#include <QFuture>
 #include <QObject>
-#include <QPointer>
 
 #include <memory>
 
@@ -41,7 +41,7 @@ public:
     quint64 analyze(const QString& bundle);
     void cancel();
     bool isRunning() const;
-    quint64 generation() const { return m_generation; }
+    quint64 generation() const { return m_jobs.generation(); }
     QString bundle() const { return m_bundle; }
     /// Blocks until the running job ends (tests and shutdown only).
     void waitForIdle();
@@ -60,15 +60,12 @@ Q_SIGNALS:
     void finished(quint64 generation);
 
 private:
-    using Watcher = QFutureWatcher<StageResult>;
-    void onResult(Watcher* watcher, quint64 generation, int index);
-    void onFinished(Watcher* watcher, quint64 generation);
+    void onResult(const StageResult& r);
+    void onFinished(bool wasCancelled);
 
     std::shared_ptr<CatalogCache> m_catalog;
     QFuture<void> m_prefetch;
-    QPointer<Watcher> m_current;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    quint64 m_generation = 0;
+    bench::JobRunner m_jobs;
     QString m_bundle;
     QElapsedTimer m_timer;
 };

@@ -152,9 +152,9 @@ std::vector<engine::TraceStep> traceOf(const std::string& traceJson)
             continue;
         engine::TraceStep t;
         t.index = static_cast<std::uint32_t>(out.size());
-        t.phase = text(s, "phase");
+        t.phase = engine::tracePhaseFrom(text(s, "phase")).value_or(engine::TracePhase::Unknown);
         t.rule = text(s, "rule");
-        t.action = text(s, "action");
+        t.action = engine::traceActionFrom(text(s, "action")).value_or(engine::TraceAction::Unknown);
         t.fired = !s.contains("fired") || !s["fired"].is_boolean() || s["fired"].get<bool>();
         t.summary = text(s, "summary");
         t.node = text(s, "node");
@@ -169,10 +169,7 @@ std::vector<engine::TraceStep> traceOf(const std::string& traceJson)
         if (s.contains("changes") && s["changes"].is_array())
             for (const auto& c : s["changes"]) {
                 engine::SymptomChange ch;
-                const std::string kind = text(c, "kind");
-                for (int k = 0; k <= static_cast<int>(engine::SymptomChange::Kind::Updated); ++k)
-                    if (kind == engine::toString(static_cast<engine::SymptomChange::Kind>(k)))
-                        ch.kind = static_cast<engine::SymptomChange::Kind>(k);
+                ch.kind = engine::changeKindFrom(text(c, "kind")).value_or(engine::SymptomChange::Kind::Added);
                 ch.symptom = text(c, "symptom");
                 ch.from = statusOf(text(c, "from"));
                 ch.to = statusOf(text(c, "to"));

@@ -26,7 +26,7 @@ RegexSearchResult regexSearch(const LineSource& source, std::string_view pattern
     const std::size_t files = source.files.size();
     for (std::size_t file = 0; file < files && !result.truncated && !result.cancelled; ++file) {
         if (progress)
-            progress->progress("regex", file, files);
+            progress->progress(engine::ProgressStage::Regex, file, files);
         if (!source.readLines)
             break;
         const std::string error = source.readLines(file, [&](std::uint64_t line, std::uint64_t, std::string_view text) {
@@ -49,7 +49,7 @@ RegexSearchResult regexSearch(const LineSource& source, std::string_view pattern
             result.errors.push_back(error);
     }
     if (progress)
-        progress->progress("regex", files, files);
+        progress->progress(engine::ProgressStage::Regex, files, files);
     return result;
 }
 

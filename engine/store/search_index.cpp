@@ -103,7 +103,7 @@ bool fillIndex(SqliteDb& db, const LineSource& source, engine::ProgressSink* pro
                 if (++stats.lines % BatchLines == 0) {
                     db.exec("COMMIT; BEGIN");
                     if (progress)
-                        progress->progress("index", stats.lines, 0);
+                        progress->progress(engine::ProgressStage::Index, stats.lines, 0);
                 }
                 return true;
             });

@@ -87,9 +87,9 @@ private:
                 nodes.insert(e->node);
         }
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = id();
-        step.action = "breadth";
+        step.action = TraceAction::Breadth;
         step.windowStart = first;
         step.windowEnd = first == NoTime ? NoTime : first + group.window;
         std::string names;

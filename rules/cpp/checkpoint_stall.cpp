@@ -97,10 +97,10 @@ private:
         return timeout.time >= save.time && began + m_slack >= save.time && began <= save.time + m_slack;
     }
 
-    static TraceStep stepFor(const Event& save, const Event& timeout, const std::string& action)
+    static TraceStep stepFor(const Event& save, const Event& timeout, TraceAction action)
     {
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = "CheckpointOutlastsCollective";
         step.action = action;
         step.node = save.node;
@@ -110,7 +110,7 @@ private:
 
     void declined(const Event& save, const Event& timeout, const std::string& why, TraceSink& trace) const
     {
-        TraceStep step = stepFor(save, timeout, "hang-inside-save");
+        TraceStep step = stepFor(save, timeout, TraceAction::HangInsideSave);
         step.fired = false;
         step.summary = "a collective timed out while a checkpoint save was open, but " + why +
             ": a hang inside the save's own collectives, not a slow write";
@@ -123,7 +123,7 @@ private:
         save.attrs["timeout_ms"] = eventAttr(timeout, "timeout_ms").empty() ? "?" : eventAttr(timeout, "timeout_ms");
         save.attrs["timeout_rank"] = timeout.rank >= 0 ? std::to_string(timeout.rank) : "?";
         save.attrs["timeout_op"] = eventAttr(timeout, "op").empty() ? "a collective" : eventAttr(timeout, "op");
-        TraceStep step = stepFor(save, timeout, "checkpoint-outlasts");
+        TraceStep step = stepFor(save, timeout, TraceAction::CheckpointOutlasts);
         step.summary = "checkpoint save started" + (save.node.empty() ? std::string() : " on " + save.node) +
             " and not finished when rank " + save.attrs["timeout_rank"] + "'s " + save.attrs["timeout_op"] +
             " timed out after " + save.attrs["timeout_ms"] + " ms; the saving rank was not in that collective";

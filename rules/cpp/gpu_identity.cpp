@@ -45,9 +45,9 @@ public:
         }
         for (const auto& [node, maps] : learned) {
             TraceStep step;
-            step.phase = "early";
+            step.phase = TracePhase::Early;
             step.rule = id();
-            step.action = "learn";
+            step.action = TraceAction::Learn;
             step.node = node;
             std::string list;
             for (const auto& m : maps)
@@ -63,9 +63,9 @@ private:
     void recordConflict(const Event& e, const std::string& pci, int known, TraceSink& trace) const
     {
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = id();
-        step.action = "conflict";
+        step.action = TraceAction::Conflict;
         step.fired = false;
         step.node = e.node;
         step.summary = "PCI " + pci + " on " + e.node + " named GPU " + std::to_string(e.gpu) +

@@ -280,9 +280,9 @@ void NcclHangCulprit::emitMismatch(const Group& g, const RankFacts& facts, std::
         out.push_back(std::move(e));
     }
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = id();
-    step.action = "mismatch";
+    step.action = TraceAction::Mismatch;
     step.summary = "ranks disagree on PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + ": " + seen;
     step.details["majority"] = majority->first;
     trace.record(std::move(step));
@@ -310,9 +310,9 @@ void NcclHangCulprit::emitCulprits(const Group& g, const std::map<int, std::stri
             for (auto obs : last->second->observations)
                 e.observations.push_back(obs);
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = id();
-        step.action = "culprit";
+        step.action = TraceAction::Culprit;
         step.node = node;
         step.summary = "rank(s) " + compressRanks(ranks) + " on " + (node.empty() ? "an unknown node" : node) +
             " did not time out in PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + " while " +
@@ -331,9 +331,9 @@ void NcclHangCulprit::emitNoCulprit(const Group& g, const std::string& reason, c
     e.attrs["reason"] = reason;
     e.attrs["unseen_ranks"] = unseen.empty() ? "none" : compressRanks(unseen);
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = id();
-    step.action = "no_culprit";
+    step.action = TraceAction::NoCulprit;
     step.summary = "PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + ": " + reason;
     step.details = e.attrs;
     trace.record(std::move(step));
@@ -348,9 +348,9 @@ void NcclHangCulprit::recordNearby(const Group& g, const std::string& node, cons
         return;
     const TimeNs start = g.first->time - timeoutOf(*g.first) * NsPerMs;
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = id();
-    step.action = "look_back";
+    step.action = TraceAction::LookBack;
     step.node = node;
     step.windowStart = start - m_margin;
     step.windowEnd = start + m_margin;
@@ -380,9 +380,9 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
     RankFacts facts;
     const std::set<int> expected = expectedRanks(all, g->key.first, facts);
     TraceStep look;
-    look.phase = "early";
+    look.phase = TracePhase::Early;
     look.rule = id();
-    look.action = "group";
+    look.action = TraceAction::Group;
     look.summary = std::to_string(groups.size()) + " collective(s) timed out; the largest is PG " + g->key.first +
         " SeqNum " + std::to_string(g->key.second) + " on " + std::to_string(g->ranks.size()) + " of " +
         std::to_string(expected.size()) + " expected rank(s)";

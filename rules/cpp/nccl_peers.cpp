@@ -101,10 +101,10 @@ std::string hostsAlias(const std::string& hosts, const std::set<std::string>& no
     return {};
 }
 
-TraceStep step(const std::string& rule, const char* action, std::string summary)
+TraceStep step(const std::string& rule, TraceAction action, std::string summary)
 {
     TraceStep s;
-    s.phase = "early";
+    s.phase = TracePhase::Early;
     s.rule = rule;
     s.action = action;
     s.summary = std::move(summary);
@@ -135,7 +135,7 @@ std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::v
             conflicts += (conflicts.empty() ? "" : ", ") + address;
         }
     }
-    TraceStep s = step(id(), "learn",
+    TraceStep s = step(id(), TraceAction::Learn,
                        "learned " + std::to_string(book.size()) + " address -> node mapping(s)" +
                            (conflicts.empty() ? "" : "; ignored addresses claimed by several nodes: " + conflicts));
     s.details["map"] = learned;
@@ -175,7 +175,7 @@ std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::
         std::string list;
         for (const auto& a : unresolved)
             list += (list.empty() ? "" : ", ") + a;
-        TraceStep s = step(id(), "resolve",
+        TraceStep s = step(id(), TraceAction::Resolve,
                            "no node known for peer address(es) " + list +
                                "; add the NCCL INFO lines (NCCL_DEBUG=INFO) of every node");
         s.fired = false;
@@ -253,7 +253,7 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
                             strong ? "network_peer_unreachable" : "network_peer_named"),
              strong ? std::string() : strongest, added);
         TraceStep s =
-            step(id(), "resolve",
+            step(id(), TraceAction::Resolve,
                  node + " named by " + std::to_string(support[node]) + " node(s) in " + std::to_string(reports.size()) +
                      " NCCL error(s)" + (strong ? ": suspect" : ": fewer reporters than " + strongest));
         s.node = node;

@@ -78,9 +78,9 @@ private:
             banner.attrs[std::string("issue_") + key] = issue.value(key, std::string());
         banner.attrs["effect"] = effect.symptom;
         TraceStep step;
-        step.phase = "early";
+        step.phase = engine::TracePhase::Early;
         step.rule = id();
-        step.action = "known-release-issue";
+        step.action = engine::TraceAction::KnownReleaseIssue;
         step.node = banner.node;
         step.events = {banner.id, effect.id};
         step.summary = "NCCL " + eventAttr(banner, "version") + " has a documented failure (" +

@@ -114,9 +114,9 @@ private:
                     e->symptom = m_symptom;
             }
             TraceStep step;
-            step.phase = "early";
+            step.phase = TracePhase::Early;
             step.rule = id();
-            step.action = "judge-links";
+            step.action = TraceAction::JudgeLinks;
             step.node = node;
             step.gpu = gpu;
             step.fired = fault;

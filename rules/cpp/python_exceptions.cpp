@@ -54,13 +54,13 @@ public:
             if (e.type != m_event && !e.symptom.empty())
                 for (auto obs : e.observations)
                     specific.emplace(obs, e.symptom);
-        std::map<std::pair<std::string, std::string>, Tally> tallies;  // (node, decision)
+        std::map<std::pair<std::string, TraceAction>, Tally> tallies;  // (node, decision)
         for (auto& e : events) {
             if (e.type != m_event)
                 continue;
             std::string why;
-            const std::string decision = classify(e, specific, why);
-            if (decision == "raise")
+            const TraceAction decision = classify(e, specific, why);
+            if (decision == TraceAction::Raise)
                 e.symptom = m_symptom;
             Tally& t = tallies[{e.node, decision}];
             ++t.count;
@@ -75,12 +75,12 @@ public:
     }
 
 private:
-    std::string classify(const Event& e, const std::map<std::uint64_t, std::string>& specific, std::string& why) const
+    TraceAction classify(const Event& e, const std::map<std::uint64_t, std::string>& specific, std::string& why) const
     {
         for (auto obs : e.observations)
             if (auto it = specific.find(obs); it != specific.end()) {
                 why = it->second;
-                return "specific";
+                return TraceAction::Specific;
             }
         const std::string type = eventAttr(e, "exc");
         for (const auto& t : m_effectTypes)
@@ -88,33 +88,33 @@ private:
                 (type.size() > t.size() && type.compare(type.size() - t.size(), t.size(), t) == 0 &&
                  type[type.size() - t.size() - 1] == '.')) {
                 why = type;
-                return "effect";
+                return TraceAction::Effect;
             }
         const std::string msg = eventAttr(e, "msg");
         for (const auto& m : m_effectMessages)
             if (msg.find(m) != std::string::npos) {
                 why = type + ": ..." + m + "...";
-                return "effect";
+                return TraceAction::Effect;
             }
         why = type;
-        return "raise";
+        return TraceAction::Raise;
     }
 
-    void record(const std::string& node, const std::string& decision, const Tally& t, TraceSink& trace) const
+    void record(const std::string& node, TraceAction decision, const Tally& t, TraceSink& trace) const
     {
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = id();
         step.action = decision;
         step.node = node;
-        step.fired = decision == "raise";
+        step.fired = decision == TraceAction::Raise;
         std::string why;
         for (const auto& w : t.why)
             why += (why.empty() ? "" : ", ") + w;
         const std::string n = std::to_string(t.count) + " exception line(s) on " + (node.empty() ? "?" : node);
-        if (decision == "raise")
+        if (decision == TraceAction::Raise)
             step.summary = n + " raise " + m_symptom + ": " + why;
-        else if (decision == "specific")
+        else if (decision == TraceAction::Specific)
             step.summary = n + " left to the more specific symptom(s) on the same line: " + why;
         else
             step.summary = n + " are effects of another failure: " + why;

@@ -54,9 +54,9 @@ public:
         const std::string node = named.size() == 1 ? *named.begin() : std::string();
         const bool other = std::any_of(evident.begin(), evident.end(), [&](const auto& n) { return n != node; });
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = id();
-        step.action = "sole-node";
+        step.action = TraceAction::SoleNode;
         step.events = commands;
         if (node.empty() || other) {
             step.fired = false;

@@ -53,9 +53,9 @@ public:
         }
         for (const auto& [why, ids] : dropped) {
             TraceStep step;
-            step.phase = "early";
+            step.phase = TracePhase::Early;
             step.rule = id();
-            step.action = "out_of_scope";
+            step.action = TraceAction::OutOfScope;
             step.summary = std::to_string(ids.size()) + " event(s) not about this workload: " + why;
             step.events = ids;
             trace.record(std::move(step));

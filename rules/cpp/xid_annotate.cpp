@@ -116,9 +116,9 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
         e.attrs["pci"] = eventAttr(from, "pci");
         e.attrs["pci_from"] = from.type == "nvrm_gpu_head" ? "preceding 'The NVIDIA GPU' line" : "preceding Xid line";
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = rule;
-        step.action = "inherit-pci";
+        step.action = TraceAction::InheritPci;
         step.node = e.node;
         step.summary = "Xid " + eventAttr(e, "xid") + " line without a PCI address on " + e.node + " takes PCI " +
             e.attrs["pci"] + " from the " + e.attrs["pci_from"];
@@ -207,9 +207,9 @@ void recordClassification(const GpuFaults& g, bool hardware, std::size_t gpus, T
 {
     const Event& first = *g.events.front();
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = rule;
-    step.action = "classify-app-fault";
+    step.action = TraceAction::ClassifyAppFault;
     step.node = first.node;
     step.gpu = first.gpu;
     step.details = {{"pids", eventAttr(first, "pids")},
@@ -277,9 +277,9 @@ void promoteNamedCauses(std::vector<Event>& events, const json& namedCauses, Tra
         e.symptom = symptom;
         e.sympathetic = false;
         TraceStep step;
-        step.phase = "early";
+        step.phase = TracePhase::Early;
         step.rule = rule;
-        step.action = "named-cause";
+        step.action = TraceAction::NamedCause;
         step.node = e.node;
         step.gpu = e.gpu;
         step.summary = "Xid " + eventAttr(e, "xid") + " on " + (e.node.empty() ? "an unnamed node" : e.node) +

@@ -300,9 +300,9 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
     d.sympathetic = d.sympathetic || m_sympathetic.count(xid) > 0;
     d.problem = std::move(problem);
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = id();
-    step.action = "decode";
+    step.action = TraceAction::Decode;
     step.node = e.node;
     step.gpu = e.gpu;
     step.summary = "Xid " + std::to_string(xid) + " -> " + d.symptom +
@@ -331,9 +331,9 @@ void HandleXidBurstEvents::resolveGpu(Event& e, const ExecutionContext& context,
         }
     }
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = id();
-    step.action = "map-gpu";
+    step.action = TraceAction::MapGpu;
     step.fired = false;
     step.node = e.node;
     step.summary = "no GPU index known for PCI " + pci + " on " + e.node +
@@ -356,9 +356,9 @@ void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& 
         }
     }
     TraceStep step;
-    step.phase = "early";
+    step.phase = TracePhase::Early;
     step.rule = id();
-    step.action = "burst";
+    step.action = TraceAction::Burst;
     step.node = burst.front()->node;
     step.gpu = burst.front()->gpu;
     step.windowStart = burst.front()->time;

@@ -115,7 +115,7 @@ private Q_SLOTS:
     {
         auto* debugger = m_bench->debugger();
         debugger->first();
-        const auto firstAdd = *m_bench->replay()->firstStepOfPhase("symptoms");
+        const auto firstAdd = *m_bench->replay()->firstStepOfPhase(engine::TracePhase::Symptoms);
         debugger->setCurrentStep(static_cast<int>(firstAdd));
         QVERIFY(m_stepState);
         QCOMPARE(m_stepState->symptoms.size(), std::size_t(1));
@@ -198,6 +198,20 @@ private Q_SLOTS:
         QCOMPARE(dialog.model()->rowCount(), 1);
         QVERIFY(dialog.model()->index(0, 0).data(views::CorpusImpactModel::ChangedRole).toBool());
         QVERIFY(dialog.summary().startsWith(QStringLiteral("1 of 1 verdict(s) changed")));
+    }
+
+    void corpusImpactCanBeCancelled()
+    {
+        QTRY_VERIFY_WITH_TIMEOUT(!m_bench->controller()->busy(), Timeout);
+        bench::CorpusImpactDialog dialog(m_bench->controller(), &m_window);
+        QSignalSpy finished(&dialog, &bench::CorpusImpactDialog::finished);
+        dialog.run(bench::CorpusImpactDialog::defaultCorpus());  // every sample, twice: minutes if not stopped
+        QVERIFY(dialog.running());
+        dialog.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, Timeout);
+        QVERIFY(!dialog.running());
+        QVERIFY2(dialog.summary().startsWith(QStringLiteral("Cancelled")), qPrintable(dialog.summary()));
+        QCOMPARE(dialog.model()->rowCount(), 0);
     }
 
     void openBundleAnalysesAnotherBundleWithTheActiveCatalog()

@@ -41,7 +41,7 @@ private Q_SLOTS:
         const std::size_t all = window.selectionModel()->analysis()->r().symptoms.size();
         // The step that adds the first symptoms: the timeline shows just those.
         int step = 0;
-        while (step < debugger->stepCount() && debugger->replay()->step(step).phase != "symptoms")
+        while (step < debugger->stepCount() && debugger->replay()->step(step).phase != engine::TracePhase::Symptoms)
             ++step;
         debugger->setCurrentStep(step);
         QVERIFY(window.timelineView()->showingStep());

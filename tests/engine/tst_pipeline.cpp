@@ -105,7 +105,7 @@ private Q_SLOTS:
         QCOMPARE(s.domain, std::string("comm_library"));
         bool unregisteredTraced = false;
         for (const auto& step : trace.steps())
-            unregisteredTraced = unregisteredTraced || step.action == "unregistered";
+            unregisteredTraced = unregisteredTraced || step.action == TraceAction::Unregistered;
         QVERIFY(unregisteredTraced);
     }
 
@@ -186,7 +186,7 @@ private Q_SLOTS:
             {"name": "nvlink_signal_integrity", "node": "n2", "gpu": 3, "at": 1000},
             {"name": "nccl_remote_error", "node": "n3", "at": 0},
             {"name": "nccl_system_error", "node": "n4", "at": 1003}]})json");
-        const auto run = runPipelineCase(*cat, pc, "refine", "Xid149AndNvlinkFiltering", nullptr, trace);
+        const auto run = runPipelineCase(*cat, pc, TracePhase::Refine, "Xid149AndNvlinkFiltering", nullptr, trace);
         QCOMPARE(find(run.symptoms, "nccl_remote_error@n3").status, SymptomStatus::Active);
         QCOMPARE(find(run.symptoms, "nccl_system_error@n4").status, SymptomStatus::Demoted);
         QVERIFY(find(run.symptoms, "nccl_system_error@n4").interesting);
@@ -211,7 +211,7 @@ private Q_SLOTS:
             "symptoms": [{"name": "nvlink_signal_integrity", "node": "n1", "gpu": 0, "at": 0},
                          {"name": "nvlink_signal_integrity", "node": "n7", "gpu": 2, "at": 2}]})json");
         pc.expect = nlohmann::json::object();
-        const auto run = runPipelineCase(*cat, pc, "priority", "", cat->priorityTable("gb200"), trace);
+        const auto run = runPipelineCase(*cat, pc, TracePhase::Priority, "", cat->priorityTable("gb200"), trace);
         QCOMPARE(run.verdict.terminalState, std::string("ambiguous"));
         QCOMPARE(run.verdict.candidates.size(), std::size_t(2));
         QVERIFY(run.verdict.candidates[0].separatedBy.find("kernel log of n7 is missing") != std::string::npos);
@@ -226,7 +226,7 @@ private Q_SLOTS:
         pc.input = nlohmann::json::parse(
             R"json({"symptoms": [{"name": "nvlink_signal_integrity", "node": "n2", "gpu": 3, "at": 0,
             "attrs": {"xid": "149", "subcode": "NETIR_LINK_EVT", "link": "7", "reason": "43", "reason_name": "too_many"}}]})json");
-        const auto run = runPipelineCase(*cat, pc, "priority", "", nullptr, trace);
+        const auto run = runPipelineCase(*cat, pc, TracePhase::Priority, "", nullptr, trace);
         QVERIFY(run.verdict.rootCause);
         QCOMPARE(run.verdict.terminalState, std::string("hardware_failure"));
         QCOMPARE(run.verdict.action.target, std::string("n2/gpu3"));

@@ -33,7 +33,7 @@ Symptom symptom(const std::string& id, const std::string& domain, double at,
     return s;
 }
 
-TraceStep step(const std::string& phase, const std::string& rule, SymptomChange::Kind kind, const std::string& id,
+TraceStep step(TracePhase phase, const std::string& rule, SymptomChange::Kind kind, const std::string& id,
                SymptomStatus to, const std::string& cause = {})
 {
     TraceStep s;
@@ -58,17 +58,17 @@ AnalysisSnapshot cascade()
         symptom("torchrun_child_failed@n3", "application", 6.5, SymptomStatus::Demoted, "TerminationIsEffect", root)};
     for (const auto& s : r->symptoms)
         r->trace.push_back(
-            step("symptoms", "BuildNodeSymptoms", SymptomChange::Kind::Added, s.id, SymptomStatus::Active));
-    r->trace.push_back(step("scrub", "ScrubSympatheticEvents", SymptomChange::Kind::Scrubbed,
+            step(TracePhase::Symptoms, "BuildNodeSymptoms", SymptomChange::Kind::Added, s.id, SymptomStatus::Active));
+    r->trace.push_back(step(TracePhase::Scrub, "ScrubSympatheticEvents", SymptomChange::Kind::Scrubbed,
                             "gpu_channel_teardown@n2/gpu3", SymptomStatus::Scrubbed, root));
-    r->trace.push_back(step("refine", "Xid149AndNvlinkFiltering", SymptomChange::Kind::Demoted, "nccl_remote_error@n3",
-                            SymptomStatus::Demoted, root));
-    r->trace.push_back(step("refine", "TerminationIsEffect", SymptomChange::Kind::Demoted, "torchrun_child_failed@n3",
-                            SymptomStatus::Demoted, root));
-    r->trace.push_back(step("priority", "DefaultPriorityRootCause", SymptomChange::Kind::Demoted, "slurm_task_exit@n2",
-                            SymptomStatus::Demoted));
+    r->trace.push_back(step(TracePhase::Refine, "Xid149AndNvlinkFiltering", SymptomChange::Kind::Demoted,
+                            "nccl_remote_error@n3", SymptomStatus::Demoted, root));
+    r->trace.push_back(step(TracePhase::Refine, "TerminationIsEffect", SymptomChange::Kind::Demoted,
+                            "torchrun_child_failed@n3", SymptomStatus::Demoted, root));
+    r->trace.push_back(step(TracePhase::Priority, "DefaultPriorityRootCause", SymptomChange::Kind::Demoted,
+                            "slurm_task_exit@n2", SymptomStatus::Demoted));
     TraceStep outcome;
-    outcome.phase = "outcome";
+    outcome.phase = TracePhase::Outcome;
     outcome.rule = "OutcomeMapping";
     r->trace.push_back(outcome);
     for (std::size_t i = 0; i < r->trace.size(); ++i)

@@ -86,8 +86,9 @@ private Q_SLOTS:
     {
         QCOMPARE(m_replay->stepCount(), m_result->trace.size());
         QVERIFY(m_replay->stepCount() > 40);
-        for (const char* phase : {"early", "symptoms", "scrub", "merge", "refine", "priority", "outcome"})
-            QVERIFY2(m_replay->firstStepOfPhase(phase), phase);
+        for (const auto phase : {TracePhase::Early, TracePhase::Symptoms, TracePhase::Scrub, TracePhase::Merge,
+                                 TracePhase::Refine, TracePhase::Priority, TracePhase::Outcome})
+            QVERIFY2(m_replay->firstStepOfPhase(phase), toString(phase));
         QVERIFY(m_replay->stateAt(TraceReplay::NoStep).empty());
     }
 
@@ -108,14 +109,14 @@ private Q_SLOTS:
 
     void statusesAtChosenSteps()
     {
-        const std::size_t merge = *m_replay->firstStepOfPhase("merge");
+        const std::size_t merge = *m_replay->firstStepOfPhase(TracePhase::Merge);
         const auto atMerge = m_replay->stateAt(merge);
         QCOMPARE(atMerge.size(), m_result->symptoms.size());
         for (const auto& id : m_ncclSymptoms)
             QCOMPARE(find(atMerge, id)->status, SymptomStatus::Active);
         QCOMPARE(find(atMerge, "gpu_channel_teardown@node-02/gpu3")->status, SymptomStatus::Scrubbed);
         // Before the symptoms phase nothing is raised; while it runs, symptoms appear one step at a time.
-        const std::size_t firstAdd = *m_replay->firstStepOfPhase("symptoms");
+        const std::size_t firstAdd = *m_replay->firstStepOfPhase(TracePhase::Symptoms);
         QVERIFY(m_replay->stateAt(firstAdd - 1).empty());
         const auto added = m_replay->changesAt(firstAdd);
         QCOMPARE(added.size(), std::size_t(1));
@@ -130,7 +131,7 @@ private Q_SLOTS:
             QVERIFY2(step, id.c_str());
             const TraceStep& s = m_replay->step(*step);
             QCOMPARE(s.rule, std::string("Xid149AndNvlinkFiltering"));
-            QCOMPARE(s.phase, std::string("refine"));
+            QCOMPARE(s.phase, TracePhase::Refine);
             QCOMPARE(m_replay->symptomAt(id, *step - 1)->status, SymptomStatus::Active);
             QCOMPARE(m_replay->symptomAt(id, *step)->status, SymptomStatus::Demoted);
             QCOMPARE(m_replay->symptomAt(id, *step)->change, StepChange::Demoted);
@@ -154,7 +155,7 @@ private Q_SLOTS:
         }
         const auto root = whyStatus(*m_replay, "nvlink_signal_integrity@node-02/gpu3");
         QCOMPARE(root.status, SymptomStatus::Active);
-        QCOMPARE(m_replay->step(*root.step).phase, std::string("symptoms"));
+        QCOMPARE(m_replay->step(*root.step).phase, TracePhase::Symptoms);
         QVERIFY2(root.sentence.find("chose it as the root cause") != std::string::npos, root.sentence.c_str());
         const auto scrubbed = whyStatus(*m_replay, "gpu_channel_teardown@node-02/gpu3");
         QCOMPARE(m_replay->step(*scrubbed.step).rule, std::string("ScrubSympatheticEvents"));
@@ -163,7 +164,7 @@ private Q_SLOTS:
 
     void resultAtAStepHidesTheFuture()
     {
-        const std::size_t refine = *m_replay->firstStepOfPhase("refine");
+        const std::size_t refine = *m_replay->firstStepOfPhase(TracePhase::Refine);
         const auto before = m_replay->resultAt(refine - 1);
         QCOMPARE(before->symptoms.size(), m_result->symptoms.size());
         for (const auto& s : before->symptoms)
@@ -187,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(!m_replay->previousBreak(*first, rule));
         const std::vector<Breakpoint> symptom{{Breakpoint::Kind::Symptom, "nccl_remote_error", true}};
         const auto raised = m_replay->nextBreak(TraceReplay::NoStep, symptom);
-        QCOMPARE(m_replay->step(*raised).phase, std::string("symptoms"));
+        QCOMPARE(m_replay->step(*raised).phase, TracePhase::Symptoms);
         const auto demoted = m_replay->nextBreak(*raised, symptom);
         QCOMPARE(demoted, m_replay->statusStep("nccl_remote_error@node-03"));
         QCOMPARE(m_replay->previousBreak(*demoted, symptom), raised);
@@ -261,7 +262,7 @@ private Q_SLOTS:
         const auto looks = rulesThatLookedAt(*m_replay, *catalog, xid);
         bool extractorMatched = false, extractorMissed = false, stepUsed = false;
         for (const auto& l : looks) {
-            if (l.phase == "extract") {
+            if (l.phase == TracePhase::Extract) {
                 extractorMatched = extractorMatched || l.matched;
                 extractorMissed = extractorMissed || !l.matched;
                 QVERIFY(l.matched || !l.step);  // a matching extractor links to its extract step, if recorded

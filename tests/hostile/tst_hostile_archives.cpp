@@ -5,12 +5,12 @@
 #include "../common/test_catalog.h"
 #include "hostile_gen.h"
 #include "hostile_run.h"
+#include "hostile_scratch.h"
 
 #include "importers/archive.h"
 #include "importers/bundle.h"
 #include "importers/file_open.h"
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <atomic>
@@ -60,27 +60,13 @@ class TestHostileArchives : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
-    fs::path m_root;
-
-    fs::path scratch(const std::string& name)
-    {
-        const fs::path p = m_root / name;
-        fs::create_directories(p);
-        return p;
-    }
+    tests::ScratchRoot m_tmp;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path().toStdString();
-    }
-
     void rejectedMemberBombStopsAtTheRatio()
     {
         // 40 GiB of zeros behind an absolute path, 1.3 MB on disk: skipping it must not decompress it all.
-        const fs::path dir = scratch("bomb");
+        const fs::path dir = m_tmp.scratch("bomb");
         tests::writeFile(dir / "bundle.tar.zst", bombTar(40ULL << 30));
         const auto r = tests::analyzeLimited(dir / "bundle.tar.zst", dir);
         QVERIFY2(!r.timedOut && r.exitCode == 0, r.summary().c_str());
@@ -91,7 +77,7 @@ private Q_SLOTS:
 
     void bombInAFolderArchiveIsBoundedToo()
     {
-        const fs::path dir = scratch("folder-bomb");
+        const fs::path dir = m_tmp.scratch("folder-bomb");
         fs::copy(tests::samplePath("nvlink-xid149"), dir / "bundle", fs::copy_options::recursive);
         tests::writeFile(dir / "bundle" / "extra.tar.zst", bombTar(40ULL << 30));
         const auto r = tests::analyzeLimited(dir / "bundle", dir);
@@ -110,7 +96,7 @@ private Q_SLOTS:
         for (int i = 0; i < 300; ++i)
             tar += tests::tarMember("m" + std::to_string(i) + ".log", "x\n");
         tar += tests::tarEnd();
-        const fs::path dir = scratch("members");
+        const fs::path dir = m_tmp.scratch("members");
         tests::writeFile(dir / "a.tar", tar);
         tests::writeFile(dir / "b.tar", tar);
         importers::ArchiveLimits limits;
@@ -130,7 +116,7 @@ private Q_SLOTS:
         for (int i = 0; i < 20000; ++i)
             tar += tests::tarMember("nodes/node-" + std::to_string(i % 50) + "/m" + std::to_string(i) + ".log", "x\n");
         tar += tests::tarEnd();
-        const fs::path dir = scratch("links");
+        const fs::path dir = m_tmp.scratch("links");
         tests::writeFile(dir / "bundle" / "a.tar.gz", tests::gzipOf(tar));
         for (int i = 0; i < 40; ++i)
             fs::create_hard_link(dir / "bundle" / "a.tar.gz", dir / "bundle" / ("link" + std::to_string(i) + ".tgz"));
@@ -146,7 +132,7 @@ private Q_SLOTS:
 
     void deepNestingIsCut()
     {
-        const fs::path dir = scratch("deep");
+        const fs::path dir = m_tmp.scratch("deep");
         fs::copy(tests::samplePath("nvlink-xid149"), dir / "bundle", fs::copy_options::recursive);
         int fd = ::open((dir / "bundle").c_str(), O_RDONLY | O_DIRECTORY);
         for (int i = 0; i < 10000; ++i) {
@@ -170,7 +156,7 @@ private Q_SLOTS:
 
     void fifoIsRefusedWhenOpened()
     {
-        const fs::path dir = scratch("fifo");
+        const fs::path dir = m_tmp.scratch("fifo");
         QVERIFY(::mkfifo((dir / "pipe.log").c_str(), 0644) == 0);
         std::string error;
         const auto read = importers::regularFileReader((dir / "pipe.log").string(), error);
@@ -181,7 +167,7 @@ private Q_SLOTS:
 
     void growingFileIsReadToItsSizeAtOpen()
     {
-        const fs::path dir = scratch("growing");
+        const fs::path dir = m_tmp.scratch("growing");
         fs::copy(tests::samplePath("nvlink-xid149"), dir / "bundle", fs::copy_options::recursive);
         const fs::path log = dir / "bundle" / "nodes" / "node-01" / "growing.log";
         tests::writeFile(log, std::string(XidLine));
@@ -206,7 +192,7 @@ private Q_SLOTS:
 
     void growthAndTruncationWhileReadingAreErrors()
     {
-        const fs::path dir = scratch("size-changes");
+        const fs::path dir = m_tmp.scratch("size-changes");
         const fs::path log = dir / "a.log";
         tests::writeFile(log, std::string(1000, 'a'));
         std::string error;

@@ -5,11 +5,11 @@
 #include "../common/test_catalog.h"
 #include "hostile_gen.h"
 #include "hostile_run.h"
+#include "hostile_scratch.h"
 
 #include "importers/analyzer.h"
 #include "importers/bundle_access.h"
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -57,26 +57,12 @@ class TestHostileBoundary : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
-    fs::path m_root;
-
-    fs::path scratch(const std::string& name)
-    {
-        const fs::path p = m_root / name;
-        fs::create_directories(p);
-        return p;
-    }
+    tests::ScratchRoot m_tmp;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path().toStdString();
-    }
-
     void linksStayInsideTheBundle()
     {
-        const fs::path dir = scratch("links");
+        const fs::path dir = m_tmp.scratch("links");
         const fs::path bundle = dir / "bundle";
         fs::copy(tests::samplePath("nvlink-xid149"), bundle, fs::copy_options::recursive);
         tests::writeFile(dir / "outside" / "xid.log", FallenOffBus);
@@ -103,7 +89,7 @@ private Q_SLOTS:
     {
         if (::geteuid() == 0)
             QSKIP("permissions do not apply to root");
-        const fs::path dir = scratch("unreadable");
+        const fs::path dir = m_tmp.scratch("unreadable");
         fs::copy(tests::samplePath("nvlink-xid149"), dir / "bundle", fs::copy_options::recursive);
         fs::permissions(dir / "bundle" / "nodes" / "node-04", fs::perms::none);
         const auto r = tests::analyzeLimited(dir / "bundle", dir);
@@ -114,7 +100,7 @@ private Q_SLOTS:
 
     void hardLinkEntryWithDataIsNotTheEvidence()
     {
-        const fs::path dir = scratch("hardlink");
+        const fs::path dir = m_tmp.scratch("hardlink");
         const std::string forged = std::string(4096, '#') + "\nFORGED root cause line\n";
         // A pax archive: libarchive takes a pax hard-link entry's size (and data) at its word.
         const std::string pax = tests::tarMember("bundle/PaxHeader", "17 comment=hello\n", 'x');
@@ -137,7 +123,7 @@ private Q_SLOTS:
 
     void loneNodesFolderKeepsNodeNames()
     {
-        const fs::path dir = scratch("nodes-top");
+        const fs::path dir = m_tmp.scratch("nodes-top");
         tests::writeFile(dir / "b.tar", sampleNodesTar("") + tests::tarEnd());
         const auto r = tests::analyzeLimited(dir / "b.tar", dir);
         QVERIFY2(r.exitCode == 0, r.summary().c_str());
@@ -146,7 +132,7 @@ private Q_SLOTS:
 
     void impossibleYearsAreReported()
     {
-        const fs::path dir = scratch("epoch");
+        const fs::path dir = m_tmp.scratch("epoch");
         const std::string tar = tests::tarMember("b/nodes/node-09/kern.log",
                                                  "Apr 22 21:30:00 node-09 kernel: NVRM: Xid (PCI:0000:61:00): 79, "
                                                  "pid=1, GPU has fallen off the bus.\n",
@@ -161,7 +147,7 @@ private Q_SLOTS:
 
     void gzipDamageIsReported()
     {
-        const fs::path dir = scratch("gzip");
+        const fs::path dir = m_tmp.scratch("gzip");
         const std::string dmesg =
             tests::slurp(fs::path(tests::samplePath("nvlink-xid149")) / "nodes" / "node-02" / "dmesg.txt");
         fs::copy(tests::samplePath("nvlink-xid149"), dir / "bundle", fs::copy_options::recursive);

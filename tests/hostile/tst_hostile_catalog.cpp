@@ -5,12 +5,12 @@
 #include "../common/guide_blocks.h"
 #include "../common/test_catalog.h"
 #include "hostile_run.h"
+#include "hostile_scratch.h"
 
 #include "engine/catalog.h"
 #include "engine/json_util.h"
 #include "engine/pipeline.h"
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 #include <set>
@@ -79,12 +79,11 @@ class TestHostileCatalog : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
-    fs::path m_root;
+    tests::ScratchRoot m_tmp;
 
     fs::path rulesCopy(const std::string& name)
     {
-        const fs::path dir = m_root / name;
+        const fs::path dir = m_tmp.root() / name;
         tests::copyCatalog(ATTRIB_SOURCE_RULES_DIR, dir);
         return dir;
     }
@@ -92,22 +91,17 @@ private:
     /// The sample's verdict and `rules test` under a hostile rules folder: no crash, no hang.
     void checkCli(const fs::path& rules, bool expectVerdict = true)
     {
-        const auto test = tests::runLimited(ATTRIB_CLI, {"rules", "test", "--rules", rules.string()}, m_root);
+        const auto test = tests::runLimited(ATTRIB_CLI, {"rules", "test", "--rules", rules.string()}, m_tmp.root());
         QVERIFY2(!test.timedOut && test.signal == 0 && test.exitCode == 1, test.summary().c_str());
         QVERIFY2(!tests::hasRawControl(test.out), test.out.c_str());
-        const auto r = tests::analyzeLimited(tests::samplePath("nvlink-xid149"), m_root, {"--rules", rules.string()});
+        const auto r =
+            tests::analyzeLimited(tests::samplePath("nvlink-xid149"), m_tmp.root(), {"--rules", rules.string()});
         QVERIFY2(!r.timedOut && r.signal == 0 && r.exitCode == 0, r.summary().c_str());
         if (expectVerdict)
             QVERIFY2(r.out.find("hardware_failure / nvlink") != std::string::npos, r.out.c_str());
     }
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path().toStdString();
-    }
-
     void diagnosticsNameTheEntryLine()
     {
         const auto catalog = tests::sourceCatalog();
@@ -278,7 +272,8 @@ private Q_SLOTS:
         const fs::path rules = rulesCopy("huge-pattern");
         tests::writeFile(rules / "extractors" / "zz-10mb.json",
                          extractorFile("ten_megabytes", std::string(10 << 20, 'a'), "aaa"));
-        const auto r = tests::analyzeLimited(tests::samplePath("nvlink-xid149"), m_root, {"--rules", rules.string()});
+        const auto r =
+            tests::analyzeLimited(tests::samplePath("nvlink-xid149"), m_tmp.root(), {"--rules", rules.string()});
         QVERIFY2(!r.timedOut && r.exitCode == 0 && r.cpuSeconds < 15, r.summary().c_str());
         QVERIFY2(r.err.find("zz-10mb.json:") != std::string::npos && r.err.find("over the cap") != std::string::npos,
                  r.err.c_str());

@@ -4,6 +4,7 @@
 // must not abort `analyze --json`, `eval` or `replay --json`; Markdown keeps one table row per field.
 #include "../common/test_catalog.h"
 #include "hostile_run.h"
+#include "hostile_scratch.h"
 
 #include "engine/report.h"
 #include "engine/safe_text.h"
@@ -11,7 +12,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace attrib;
@@ -50,16 +50,10 @@ class TestHostileTerminal : public QObject {
     Q_OBJECT
 
 private:
-    QTemporaryDir m_tmp;
-    fs::path m_root;
+    tests::ScratchRoot m_tmp;
 
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_tmp.isValid());
-        m_root = m_tmp.path().toStdString();
-        writeEscapeBundle(m_root / "escapes");
-    }
+    void initTestCase() { writeEscapeBundle(m_tmp.root() / "escapes"); }
 
     void neutraliserShowsEveryControl()
     {
@@ -81,7 +75,7 @@ private Q_SLOTS:
 
     void analyzeTextHasNoRawControl()
     {
-        const auto r = tests::analyzeLimited(m_root / "escapes", m_root);
+        const auto r = tests::analyzeLimited(m_tmp.root() / "escapes", m_tmp.root());
         QVERIFY2(r.exitCode == 0, r.summary().c_str());
         QVERIFY2(!tests::hasRawControl(r.out), r.out.c_str());
         QVERIFY2(!tests::hasRawControl(r.err), r.err.c_str());
@@ -94,7 +88,7 @@ private Q_SLOTS:
 
     void analyzeJsonKeepsExactEscaping()
     {
-        const auto r = tests::analyzeLimited(m_root / "escapes", m_root, {"--json"});
+        const auto r = tests::analyzeLimited(m_tmp.root() / "escapes", m_tmp.root(), {"--json"});
         QVERIFY2(r.exitCode == 0, r.summary().c_str());
         const auto j = nlohmann::json::parse(r.out, nullptr, false);
         QVERIFY(!j.is_discarded());
@@ -104,7 +98,7 @@ private Q_SLOTS:
 
     void markdownKeepsOneRowPerField()
     {
-        const auto outcome = importers::analyzeBundle((m_root / "escapes").string(), tests::sourceCatalog());
+        const auto outcome = importers::analyzeBundle((m_tmp.root() / "escapes").string(), tests::sourceCatalog());
         QVERIFY(outcome.result);
         const std::string md = engine::reportMarkdown(*outcome.result);
         QVERIFY(!tests::hasRawControl(md));
@@ -118,22 +112,22 @@ private Q_SLOTS:
 
     void invalidUtf8NamesDoNotAbort()
     {
-        const fs::path corpus = m_root / "corpus";
+        const fs::path corpus = m_tmp.root() / "corpus";
         const fs::path bundle = corpus / "bad\xff\xfename";
         fs::create_directories(corpus);
         fs::copy(tests::samplePath("nvlink-xid149"), bundle, fs::copy_options::recursive);
         fs::rename(bundle / "nodes" / "node-02", bundle / "nodes" / "node-\xff\xc3");
         tests::writeFile(bundle / "nodes" / "node-03" / "odd\xc0\xafname.log", "line \xff\xfe\n");
-        const auto json = tests::analyzeLimited(bundle, m_root, {"--json"});
+        const auto json = tests::analyzeLimited(bundle, m_tmp.root(), {"--json"});
         QVERIFY2(json.exitCode == 0, json.summary().c_str());
         QVERIFY(!nlohmann::json::parse(json.out, nullptr, false).is_discarded());
-        const auto text = tests::analyzeLimited(bundle, m_root);
+        const auto text = tests::analyzeLimited(bundle, m_tmp.root());
         QVERIFY2(text.exitCode == 0 && !tests::hasRawControl(text.out), text.summary().c_str());
-        const auto eval = tests::runLimited(ATTRIB_CLI, {"eval", corpus.string()}, m_root);
+        const auto eval = tests::runLimited(ATTRIB_CLI, {"eval", corpus.string()}, m_tmp.root());
         QVERIFY2(eval.signal == 0 && (eval.exitCode == 0 || eval.exitCode == 1), eval.summary().c_str());
         QVERIFY2(eval.out.find("bad\\xff\\xfename") != std::string::npos, eval.out.c_str());
         const auto replay = tests::runLimited(
-            ATTRIB_CLI, {"replay", corpus.string(), "--json", "--rules", ATTRIB_SOURCE_RULES_DIR}, m_root, 120);
+            ATTRIB_CLI, {"replay", corpus.string(), "--json", "--rules", ATTRIB_SOURCE_RULES_DIR}, m_tmp.root(), 120);
         QVERIFY2(replay.signal == 0 && replay.exitCode == 0, replay.summary().c_str());
         QVERIFY(!nlohmann::json::parse(replay.out, nullptr, false).is_discarded());
     }

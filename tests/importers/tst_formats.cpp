@@ -45,7 +45,7 @@ private Q_SLOTS:
     void journalJson()
     {
         const auto r = tests::readAll(tests::fixture("journal.json"), "logs/j.json");
-        QCOMPARE(r.sniffed.format, std::string("journal-json"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("journal-json"));
         QCOMPARE(r.sniffed.kind, SourceKind::Kernel);
         QCOMPARE(r.records.size(), std::size_t(4));
         QCOMPARE(r.stats.skipped, std::uint64_t(1));  // MESSAGE null
@@ -77,7 +77,7 @@ private Q_SLOTS:
             exportField("_TRANSPORT", "syslog") + exportField("SYSLOG_IDENTIFIER", "systemd-networkd") +
             exportField("_PID", "2385") + exportField("MESSAGE", "ib1: Lost carrier") + "\n";
         const auto r = tests::readAll(data, "journal.export", 2026, 7);
-        QCOMPARE(r.sniffed.format, std::string("journal-export"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("journal-export"));
         QCOMPARE(r.records.size(), std::size_t(2));
         QCOMPARE(r.records[0].text,
                  std::string("NVRM: The NVIDIA GPU 0000:b3:00.0 (PCI ID: 10de:26b5) installed in this system has "
@@ -95,7 +95,7 @@ private Q_SLOTS:
     void rfc5424()
     {
         const auto r = tests::readAll(tests::fixture("syslog-rfc5424.log"), "messages");
-        QCOMPARE(r.sniffed.format, std::string("rfc5424"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("rfc5424"));
         QCOMPARE(r.records.size(), std::size_t(4));
         QVERIFY(r.records[0].text.rfind("NVRM: Xid (PCI:0000:61:00): 149", 0) == 0);
         QCOMPARE(r.records[0].host, std::string("node-02"));
@@ -124,7 +124,7 @@ private Q_SLOTS:
     void nvidiaBugReport()
     {
         const auto r = tests::readAll(tests::fixture("nvidia-bug-report.log"), "nvidia-bug-report.log");
-        QCOMPARE(r.sniffed.format, std::string("nvidia-bug-report"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("nvidia-bug-report"));
         std::vector<std::string> inventory, kernel;
         int slowdownGpu = -2;
         for (const auto& rec : r.records) {
@@ -150,7 +150,7 @@ private Q_SLOTS:
     void sacctParsable()
     {
         const auto r = tests::readAll(tests::fixture("slurm/timeout.sacct.P.txt"), "sacct.txt");
-        QCOMPARE(r.sniffed.format, std::string("sacct-parsable"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("sacct-parsable"));
         QCOMPARE(r.sniffed.kind, SourceKind::Accounting);
         QCOMPARE(r.records.size(), std::size_t(3));
         const auto& job = r.records[0];
@@ -174,7 +174,7 @@ private Q_SLOTS:
     {
         const std::string text = tests::fixture("slurm/timeout.sacct.json");
         const auto r = tests::readAll(text, "sacct.json");
-        QCOMPARE(r.sniffed.format, std::string("sacct-json"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("sacct-json"));
         QCOMPARE(r.records.size(), std::size_t(3));
         QVERIFY2(r.records[0].text.rfind("sacct job 5 state=TIMEOUT", 0) == 0, r.records[0].text.c_str());
         QCOMPARE(r.records[0].time, qint64(1795942088) * Sec);
@@ -193,7 +193,7 @@ private Q_SLOTS:
     void kubernetesEvents()
     {
         const auto r = tests::readAll(tests::fixture("k8s-events.json"), "events.json");
-        QCOMPARE(r.sniffed.format, std::string("k8s-events"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("k8s-events"));
         QCOMPARE(r.records.size(), std::size_t(3));
         QCOMPARE(r.records[0].time, iso("2026-04-22T21:00:02.118251Z"));  // eventTime when the stamps are null
         QCOMPARE(r.records[1].text,
@@ -207,7 +207,7 @@ private Q_SLOTS:
     void kueueWorkloads()
     {
         const auto r = tests::readAll(tests::fixture("kueue-workload.json"), "wl.json");
-        QCOMPARE(r.sniffed.format, std::string("kueue-workload"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("kueue-workload"));
         QCOMPARE(r.records.size(), std::size_t(6));
         QCOMPARE(r.records[3].text,
                  std::string("kueue workload team-a/job-llm-pretrain-7f3c condition Evicted=True "
@@ -223,7 +223,7 @@ private Q_SLOTS:
     void prometheusText()
     {
         const auto r = tests::readAll(tests::fixture("dcgm.prom"), "metrics.txt");
-        QCOMPARE(r.sniffed.format, std::string("prometheus"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("prometheus"));
         QCOMPARE(r.sniffed.kind, SourceKind::Metrics);
         QCOMPARE(r.records.size(), std::size_t(12));
         QCOMPARE(r.stats.skipped, std::uint64_t(1));
@@ -243,7 +243,7 @@ private Q_SLOTS:
     void metricCsv()
     {
         const auto ib = tests::readAll(tests::fixture("ib-counters.csv"), "ib.csv");
-        QCOMPARE(ib.sniffed.format, std::string("metrics-csv"));
+        QCOMPARE(std::string(toString(ib.sniffed.format)), std::string("metrics-csv"));
         QCOMPARE(ib.records.size(), std::size_t(4));
         QCOMPARE(ib.records[2].metric, std::string("link_downed"));
         QCOMPARE(ib.records[2].value, 3.0);
@@ -251,7 +251,7 @@ private Q_SLOTS:
         QCOMPARE(ib.records[2].labels.at("device"), std::string("mlx5_0"));
         QCOMPARE(ib.records[2].labels.at("port"), std::string("1"));
         const auto smi = tests::readAll(tests::fixture("nvidia-smi-query.csv"), "gpus.csv");
-        QCOMPARE(smi.sniffed.format, std::string("metrics-csv"));
+        QCOMPARE(std::string(toString(smi.sniffed.format)), std::string("metrics-csv"));
         std::vector<std::string> names;
         for (const auto& rec : smi.records)
             names.push_back(rec.metric + "@" + std::to_string(rec.gpu));
@@ -261,7 +261,7 @@ private Q_SLOTS:
         QCOMPARE(smi.records[0].time, iso("2026-04-22T21:00:05.113"));
         QCOMPARE(smi.records[9].value, 96.0);
         const auto listing = tests::readAll(tests::fixture("nvidia-smi-listing.csv"), "gpus.csv");
-        QCOMPARE(listing.sniffed.format, std::string("nvidia-smi-csv"));
+        QCOMPARE(std::string(toString(listing.sniffed.format)), std::string("nvidia-smi-csv"));
         QCOMPARE(listing.sniffed.kind, SourceKind::Inventory);
         QCOMPARE(listing.records[2].text, std::string("3, 00000000:61:00.0"));
     }
@@ -269,7 +269,7 @@ private Q_SLOTS:
     void observationsJsonl()
     {
         const auto r = tests::readAll(tests::fixture("observations.jsonl"), "observations.jsonl");
-        QCOMPARE(r.sniffed.format, std::string("observations-jsonl"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("observations-jsonl"));
         QCOMPARE(r.records.size(), std::size_t(4));
         QCOMPARE(r.stats.skipped, std::uint64_t(2));  // unknown source kind, not an object
         QCOMPARE(r.records[0].labels.at("context.job"), std::string("job-88"));
@@ -288,7 +288,7 @@ private Q_SLOTS:
     {
         const auto r = tests::readAll("{\"hello\": \"world\"}\n", "misc.json");
         QCOMPARE(r.sniffed.kind, SourceKind::Text);
-        QCOMPARE(r.sniffed.format, std::string("plain"));
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("plain"));
         QCOMPARE(r.records.size(), std::size_t(1));
         QCOMPARE(r.records[0].text, std::string("{\"hello\": \"world\"}"));
     }

@@ -61,7 +61,10 @@ QByteArray repeatLines(const QByteArray& line, int count)
 /// Parses `lines` with one parser and returns the times it gave.
 QList<qint64> times(const char* format, const QList<QByteArray>& lines, int year)
 {
-    auto parser = makeParser(Sniffed{SourceKind::Unknown, format, {}}, TimeHints{year, NoTime});
+    const auto known = formatFrom(format);
+    if (!known)
+        qFatal("no format named %s", format);
+    auto parser = makeParser(Sniffed{SourceKind::Unknown, *known, {}}, TimeHints{year, NoTime});
     QList<qint64> out;
     for (const auto& line : lines) {
         ParsedLine parsed;
@@ -379,7 +382,7 @@ void TestLineFormat::sniffing()
     QFETCH(QString, reason);
     const Sniffed sniffed = sniff(view(head), path.toStdString());
     QCOMPARE(int(sniffed.kind), int(kind));
-    QCOMPARE(QString::fromStdString(sniffed.format), format);
+    QCOMPARE(QString::fromUtf8(toString(sniffed.format)), format);
     QVERIFY2(QString::fromStdString(sniffed.reason).contains(reason), sniffed.reason.c_str());
     QVERIFY(!sniffed.reason.empty());
 }
@@ -418,7 +421,9 @@ void TestLineFormat::parsing()
     QFETCH(qint64, boot);
     QFETCH(QByteArray, line);
     QFETCH(bool, ok);
-    const Sniffed sniffed{SourceKind::Unknown, format.toStdString(), {}};
+    const auto known = formatFrom(format.toStdString());
+    QVERIFY2(known, qPrintable(format));
+    const Sniffed sniffed{SourceKind::Unknown, *known, {}};
     auto parser = makeParser(sniffed, TimeHints{year, boot});
     QVERIFY(parser);
     ParsedLine parsed;
@@ -463,7 +468,7 @@ void TestLineFormat::yearNotBumpedBySmallBackwardJump()
 
 void TestLineFormat::unknownFormatGetsPlainParser()
 {
-    for (const char* format : {"", "json", "no-such-format"}) {
+    for (const Format format : {Format::None, Format::JournalJson, Format::NvidiaSmiCsv}) {
         auto parser = makeParser(Sniffed{SourceKind::Unknown, format, "x"}, TimeHints{});
         QVERIFY(parser);
         ParsedLine parsed;
@@ -485,7 +490,7 @@ void TestLineFormat::sniffThenParseSlurmSample()
                             "slurmstepd-vm: error: *** STEP 6.0 ON vm CANCELLED AT 2026-11-29T08:46:57 ***\n"
                             "srun: error: vm: task 0: Terminated\n";
     const Sniffed sniffed = sniff(view(head), "cancel.err.txt");
-    QCOMPARE(QString::fromStdString(sniffed.format), QStringLiteral("slurm-out"));
+    QCOMPARE(QString::fromUtf8(toString(sniffed.format)), QStringLiteral("slurm-out"));
     auto parser = makeParser(sniffed, TimeHints{2026, NoTime});
     QStringList hosts;
     for (const auto& line : head.split('\n')) {

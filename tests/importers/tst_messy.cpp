@@ -97,7 +97,7 @@ private Q_SLOTS:
     void kernelRecordsSpanningLines()
     {
         const auto raw = tests::readAll(tests::fixture("dmesg-raw-rtc.txt"), "dmesg.txt");
-        QCOMPARE(raw.sniffed.format, std::string("dmesg-raw"));
+        QCOMPARE(std::string(toString(raw.sniffed.format)), std::string("dmesg-raw"));
         QCOMPARE(raw.records.size(), std::size_t(5));
         QCOMPARE(raw.records[3].text,
                  std::string("NVRM: Xid (PCI:0000:61:00): 149, NETIR_LINK_EVT  Fatal   XC0 i0 "

@@ -39,7 +39,7 @@ QString str(std::string_view s)
 /// Parses `lines` in order with one plain-text parser (year 2026) and compares every field.
 void checkPlain(const std::vector<Line>& lines)
 {
-    auto parser = makeParser(Sniffed{SourceKind::Text, "plain", {}}, TimeHints{2026, NoTime});
+    auto parser = makeParser(Sniffed{SourceKind::Text, Format::Plain, {}}, TimeHints{2026, NoTime});
     for (const auto& l : lines) {
         ParsedLine parsed;
         QVERIFY2(parser->parse(l.text, parsed), l.text);
@@ -117,7 +117,7 @@ void TestPlainText::sniffing()
     QFETCH(int, kind);
     QFETCH(QString, format);
     const Sniffed sniffed = sniff(std::string_view(head.constData(), head.size()), "file.txt");
-    QCOMPARE(QString::fromStdString(sniffed.format), format);
+    QCOMPARE(QString::fromUtf8(toString(sniffed.format)), format);
     QCOMPARE(int(sniffed.kind), kind);
 }
 
@@ -228,7 +228,7 @@ void TestPlainText::mixedFormsKeepEachLinesStamp()
         "Dec  1 10:00:01 gpu-n07 kernel: b\n" + "[2026-12-01 10:00:02,000] ERROR c\n" + "no stamp here\n" +
         "[Dec 1 10:01] d\n" + "[  +0.5] e\n";
     const auto read = tests::readAll(text, "notes.txt");
-    QCOMPARE(QString::fromStdString(read.sniffed.format), QStringLiteral("plain"));
+    QCOMPARE(QString::fromUtf8(toString(read.sniffed.format)), QStringLiteral("plain"));
     QCOMPARE(read.records.size(), std::size_t(7));
     const qint64 t0 = makeTime(2026, 12, 1, 10, 0, 0);
     QCOMPARE(read.records[0].time, NoTime);

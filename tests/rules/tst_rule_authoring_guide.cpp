@@ -128,7 +128,7 @@ private Q_SLOTS:
         const std::vector<engine::Breakpoint> bps{{engine::Breakpoint::Kind::Symptom, "container_bad_argument", true}};
         const auto raised = replay.nextBreak(engine::TraceReplay::NoStep, bps);
         QVERIFY(raised);
-        QCOMPARE(replay.step(*raised).phase, std::string("symptoms"));
+        QCOMPARE(replay.step(*raised).phase, engine::TracePhase::Symptoms);
         QCOMPARE(replay.nextBreak(*raised, bps), why.step);
         // Which rules looked at the rejected line: the new extractor matched it, with the image as capture.
         const auto* line = outcome.result->observation(outcome.result->verdict.rootCause->decisiveObservation);

@@ -30,17 +30,18 @@ std::string mismatch(const engine::AnalysisResult& r, const engine::TraceStep& s
     for (const auto obs : e.observations)
         if (!r.observation(obs))
             return "names observation " + std::to_string(obs) + " which does not exist";
-    if (step.phase == "extract" && e.rule != step.rule)
+    if (step.phase == engine::TracePhase::Extract && e.rule != step.rule)
         return "extract step of " + step.rule + " names an event of " + e.rule;
     // A resolve step is about the peer node and names the reports other nodes made of it.
-    if (step.phase == "early" && step.action != "resolve" && !step.node.empty() && e.node != step.node)
+    if (step.phase == engine::TracePhase::Early && step.action != engine::TraceAction::Resolve && !step.node.empty() &&
+        e.node != step.node)
         return "step on " + step.node + " names an event on " + e.node;
-    if (step.phase == "early" && step.action == "decode") {
+    if (step.phase == engine::TracePhase::Early && step.action == engine::TraceAction::Decode) {
         const auto xid = e.attrs.find("xid");
         if (e.type != "xid" || xid == e.attrs.end() || xid->second != step.details.at("xid"))
             return "decode step of Xid " + step.details.at("xid") + " names a " + e.type + " event";
     }
-    if (step.phase == "symptoms" && step.action == "add") {
+    if (step.phase == engine::TracePhase::Symptoms && step.action == engine::TraceAction::Add) {
         const std::string id = engine::symptomIdFor(e.symptom, e.node, e.gpu);
         if (step.changes.empty() || step.changes.front().symptom != id)
             return "symptom step names an event of " + id;
@@ -76,8 +77,8 @@ private Q_SLOTS:
                 const std::string problem =
                     e ? mismatch(r, step, *e) : "names event " + std::to_string(id) + " which does not exist";
                 if (!problem.empty())
-                    wrong.push_back("step " + std::to_string(step.index) + " (" + step.phase + "/" + step.action + " " +
-                                    step.rule + "): " + problem);
+                    wrong.push_back("step " + std::to_string(step.index) + " (" + toString(step.phase) + "/" +
+                                    toString(step.action) + " " + step.rule + "): " + problem);
             }
             for (const auto& change : step.changes) {
                 ++references;

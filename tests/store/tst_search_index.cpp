@@ -27,7 +27,7 @@ struct CancelAfter : engine::ProgressSink {
     engine::CancelFlag* flag = nullptr;
     std::uint64_t after = 0;
     std::uint64_t last = 0;
-    void progress(const std::string&, std::uint64_t done, std::uint64_t) override
+    void progress(engine::ProgressStage, std::uint64_t done, std::uint64_t) override
     {
         last = done;
         if (done >= after)

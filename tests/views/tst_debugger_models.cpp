@@ -174,13 +174,13 @@ private Q_SLOTS:
         debugger.breakpointModel()->addBreakpoint(engine::Breakpoint::Kind::Symptom,
                                                   QStringLiteral("nccl_remote_error"));
         QVERIFY(debugger.runToBreakpoint());
-        QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, std::string("symptoms"));
+        QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, engine::TracePhase::Symptoms);
         QVERIFY(debugger.runToBreakpoint());
         QCOMPARE(debugger.currentStep(), static_cast<int>(m_remoteDemoted));
         QCOMPARE(debugger.stateModel()->step(), static_cast<int>(m_remoteDemoted));
         QCOMPARE(debugger.detailsModel()->step(), static_cast<int>(m_remoteDemoted));
         QVERIFY(debugger.runBackToBreakpoint());
-        QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, std::string("symptoms"));
+        QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, engine::TracePhase::Symptoms);
         debugger.last();
         QCOMPARE(debugger.currentStep(), last);
         QVERIFY(steps.count() >= 7);

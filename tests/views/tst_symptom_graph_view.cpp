@@ -84,7 +84,7 @@ private Q_SLOTS:
         QVERIFY(text.contains(
             QStringLiteral("edge caused-by nvlink_signal_integrity@node-02/gpu3 -> nccl_remote_error@node-03")));
         QVERIFY(!text.contains(QStringLiteral("root")));  // not before the outcome
-        view.showStep(m_replay, static_cast<int>(*m_replay->firstStepOfPhase("symptoms")));
+        view.showStep(m_replay, static_cast<int>(*m_replay->firstStepOfPhase(engine::TracePhase::Symptoms)));
         QCOMPARE(view.scene()->stateText().count(QLatin1Char('\n')), 0);  // one symptom raised, no edge yet
         view.showFinal();
         QVERIFY(view.scene()->nodeItem(QStringLiteral("collective_timeout@node-01"))->isVisible());

@@ -150,28 +150,30 @@ void CatalogModel::build()
         s->line = def.where.line;
     }
     registry->name = tr("symptom registry (%1)").arg(registry->children.size());
-    std::map<std::string, Item*> groups;
-    auto group = [&](const std::string& phase) {
+    std::map<engine::TracePhase, Item*> groups;
+    auto group = [&](engine::TracePhase phase) {
         auto it = groups.find(phase);
         if (it == groups.end())
-            it = groups.emplace(phase, m_root->add(Kind::Group, qs(phase))).first;
+            it = groups.emplace(phase, m_root->add(Kind::Group, qs(toString(phase)))).first;
         return it->second;
     };
-    for (const auto& phase : {"extract", "early", "scrub", "refine", "priority"})
+    for (const auto phase : {engine::TracePhase::Extract, engine::TracePhase::Early, engine::TracePhase::Scrub,
+                             engine::TracePhase::Refine, engine::TracePhase::Priority})
         group(phase);
     for (const auto& x : m_catalog->extractors())
-        addRule(group("extract"), x.id, x.description, x.where);
+        addRule(group(engine::TracePhase::Extract), x.id, x.description, x.where);
     for (const auto& c : m_catalog->codeRules())
         addRule(group(c.phase), c.id, c.rule ? c.rule->description() : std::string(), c.where);
     for (const auto& r : m_catalog->refineRules())
         addRule(group(r.phase), r.id, r.description, r.where);
     for (const auto& t : m_catalog->priorityTables())
-        addRule(group("priority"), t.id, t.description, t.where);
+        addRule(group(engine::TracePhase::Priority), t.id, t.description, t.where);
     for (auto& [phase, item] : groups) {
         int failed = 0;
         for (const auto& r : item->children)
             failed += r->failed;
-        item->name = qs(phase) + QStringLiteral(" (") + QString::number(item->children.size()) + QLatin1Char(')');
+        item->name =
+            qs(toString(phase)) + QStringLiteral(" (") + QString::number(item->children.size()) + QLatin1Char(')');
         item->cases = failed ? tr("%1 failing").arg(failed) : tr("all pass");
         item->failed = failed > 0;
     }

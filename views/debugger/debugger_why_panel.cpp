@@ -64,7 +64,7 @@ QString DebuggerWhyPanel::showLooks(const QString& line, std::vector<engine::Lin
 {
     int matched = 0;
     for (const auto& l : looks)
-        matched += l.phase == "extract" && l.matched;
+        matched += l.phase == engine::TracePhase::Extract && l.matched;
     const QString text =
         tr("Rules that looked at: %1  (%n extractor(s) matched)", nullptr, matched).arg(sanitizeLine(line));
     m_looks->setLooks(std::move(looks));

@@ -49,12 +49,12 @@ QVariant RuleLookModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const auto& look = m_looks[static_cast<std::size_t>(index.row())];
-    const bool extractor = look.phase == "extract";
+    const bool extractor = look.phase == engine::TracePhase::Extract;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
         case RuleColumn: return qs(look.rule);
-        case PhaseColumn: return qs(look.phase);
+        case PhaseColumn: return qs(toString(look.phase));
         case ResultColumn:
             return extractor ? (look.matched ? tr("matched") : tr("no match"))
                              : (look.matched ? tr("fired") : tr("did not fire"));

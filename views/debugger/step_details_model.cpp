@@ -46,9 +46,9 @@ void StepDetailsModel::build(const engine::TraceReplay& replay, const engine::Tr
 {
     Section head{tr("Step"), {}};
     head.rows.push_back({tr("index"), QString::number(step.index), {}, {}});
-    head.rows.push_back({tr("phase"), qs(step.phase), {}, {}});
+    head.rows.push_back({tr("phase"), qs(toString(step.phase)), {}, {}});
     head.rows.push_back({tr("rule"), qs(step.rule), {}, {}});
-    head.rows.push_back({tr("action"), qs(step.action), {}, {}});
+    head.rows.push_back({tr("action"), qs(toString(step.action)), {}, {}});
     head.rows.push_back({tr("fired"), step.fired ? tr("yes") : tr("no (recorded evaluation)"), {}, {}});
     head.rows.push_back({tr("summary"), qs(step.summary), {}, {}});
     m_sections.push_back(std::move(head));

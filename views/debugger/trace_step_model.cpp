@@ -64,7 +64,7 @@ QVariant TraceStepModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case StepColumn:
             return QString((m_hits[index.row()] ? QStringLiteral("\u25cf ") : QString()) + QString::number(step.index));
-        case PhaseColumn: return qs(step.phase);
+        case PhaseColumn: return qs(toString(step.phase));
         case RuleColumn: return qs(step.rule);
         case SummaryColumn: return qs(step.summary);
         }

@@ -117,11 +117,11 @@ void SymptomGraphView::showStep(const ReplayPtr& replay, int step)
     if (!replay || step < 0 || static_cast<std::size_t>(step) >= replay->stepCount())
         return showFinal();
     const auto states = replay->stateAt(static_cast<std::size_t>(step));
-    const auto outcome = replay->firstStepOfPhase("outcome");
+    const auto outcome = replay->firstStepOfPhase(engine::TracePhase::Outcome);
     m_scene->showStates(states, outcome && static_cast<std::size_t>(step) >= *outcome);
     m_caption->setText(tr("as of step %1 (%2): %n symptom(s)", nullptr, static_cast<int>(states.size()))
                            .arg(step)
-                           .arg(qs(replay->step(static_cast<std::size_t>(step)).phase)));
+                           .arg(qs(toString(replay->step(static_cast<std::size_t>(step)).phase))));
 }
 
 void SymptomGraphView::showFinal()

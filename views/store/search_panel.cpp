@@ -37,7 +37,7 @@ public:
         , m_format(std::move(format))
     {
     }
-    void progress(const std::string&, std::uint64_t done, std::uint64_t total) override
+    void progress(engine::ProgressStage, std::uint64_t done, std::uint64_t total) override
     {
         QMetaObject::invokeMethod(
             m_bar,

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The one way the GUI runs work off its thread: a JobRunner runs one job at a time on the global thread pool
+// (QtConcurrent with a QPromise). Starting a job supersedes the running one (its cancel flag is set and its
+// future cancelled); each job has a generation, and only the latest job's results, progress and end reach the
+// owner, on the owner's thread. Used by the workbench's job controller, the rule bench's controller (catalog
+// reloads and re-analyses) and the corpus impact dialog.
+#pragma once
+
+#include "engine/progress.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPointer>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
+#include <memory>
+
+namespace attrib::bench {
+
+/// What a job's owner hears, all on the owner's thread and only from the latest job (except `ended`).
+template <typename T> struct JobHandlers {
+    std::function<void(const T&)> result;  ///< each result the job adds, unless it was cancelled
+    std::function<void(const QString& text, int value)> progress;  ///< the promise's progress text and value
+    std::function<void(bool cancelled)> finished;                  ///< the job ended (after its last result)
+    std::function<void()> ended;  ///< every job, superseded ones too, once it ended (for busy counts)
+};
+
+class JobRunner {
+public:
+    explicit JobRunner(QObject* owner)
+        : m_owner(owner)
+    {
+    }
+    ~JobRunner()
+    {
+        cancel();
+        waitForIdle();
+    }
+    JobRunner(const JobRunner&) = delete;
+    JobRunner& operator=(const JobRunner&) = delete;
+
+    /// Supersedes the running job and runs `work(promise, cancelFlag)` on the thread pool. Returns its generation.
+    template <typename T, typename Work> quint64 start(Work work, JobHandlers<T> on)
+    {
+        cancel();
+        const quint64 generation = ++m_generation;
+        auto flag = std::make_shared<engine::CancelFlag>(false);
+        m_cancel = flag;
+        auto* watcher = new QFutureWatcher<T>(m_owner);
+        m_current = watcher;
+        const auto latest = [this, generation] { return generation == m_generation; };
+        if (on.result)
+            QObject::connect(watcher, &QFutureWatcherBase::resultReadyAt, m_owner, [=](int index) {
+                if (latest() && !watcher->isCanceled())
+                    on.result(watcher->resultAt(index));
+            });
+        if (on.progress) {
+            QObject::connect(watcher, &QFutureWatcherBase::progressTextChanged, m_owner, [=](const QString& text) {
+                if (latest())
+                    on.progress(text, watcher->progressValue());
+            });
+            QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, m_owner, [=](int value) {
+                if (latest())
+                    on.progress(watcher->progressText(), value);
+            });
+        }
+        QObject::connect(watcher, &QFutureWatcherBase::finished, m_owner, [=] {
+            watcher->deleteLater();
+            if (latest() && on.finished)
+                on.finished(watcher->isCanceled());
+            if (on.ended)
+                on.ended();
+        });
+        watcher->setFuture(
+            QtConcurrent::run([work = std::move(work), flag](QPromise<T>& promise) { work(promise, *flag); }));
+        return generation;
+    }
+
+    /// Asks the running job to stop (its cancel flag and its future); its results are dropped.
+    void cancel()
+    {
+        if (m_cancel)
+            *m_cancel = true;
+        if (m_current)
+            m_current->cancel();
+    }
+    bool isRunning() const { return m_current && m_current->isRunning(); }
+    /// Blocks until the latest job ends (tests and shutdown only).
+    void waitForIdle()
+    {
+        if (m_current)
+            m_current->waitForFinished();
+    }
+    quint64 generation() const { return m_generation; }
+    /// The latest job's cancel flag (nullptr before the first job), for work that polls it.
+    const engine::CancelFlag* cancelFlag() const { return m_cancel.get(); }
+
+private:
+    QObject* m_owner;
+    QPointer<QFutureWatcherBase> m_current;
+    std::shared_ptr<engine::CancelFlag> m_cancel;
+    quint64 m_generation = 0;
+};
+
+}  // namespace attrib::bench

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Names of the progress stages.
+#include "engine/progress.h"
+
+#include "engine/enum_names.h"
+
+namespace attrib::engine {
+
+namespace {
+
+constexpr EnumName<ProgressStage> kStages[] = {
+    {ProgressStage::ReadingFiles, "reading files"},
+    {ProgressStage::Correlating, "correlating"},
+    {ProgressStage::Verdict, "verdict"},
+    {ProgressStage::Replay, "replay"},
+    {ProgressStage::Regex, "regex"},
+    {ProgressStage::Index, "index"},
+};
+
+}  // namespace
+
+const char* toString(ProgressStage stage)
+{
+    return nameIn(kStages, stage);
+}
+
+}  // namespace attrib::engine
