@@ -50,9 +50,9 @@ public:
                 context.platform = "spoiled";
                 events.push_back(e);
                 engine::TraceStep step;
-                step.phase = "early";
+                step.phase = engine::TracePhase::Early;
                 step.rule = id();
-                step.action = "partial";
+                step.action = engine::TraceAction::Match;  // a step the rule records before it throws
                 trace.record(std::move(step));
                 throw std::runtime_error("type must be number, but is string");
             }
@@ -188,7 +188,7 @@ private Q_SLOTS:
         QVERIFY(context.pciToGpu == expectedContext.pciToGpu);
         int errors = 0;
         for (const auto& step : trace.steps())
-            errors += step.rule == "ThrowOnMarker" && step.action == "error" ? 1 : 0;
+            errors += step.rule == "ThrowOnMarker" && step.action == engine::TraceAction::Error ? 1 : 0;
         QCOMPARE(errors, 1);
         QCOMPARE(trace.steps().size(), expectedTrace.steps().size() + 2);  // the partial step and the error
     }
