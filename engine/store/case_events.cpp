@@ -114,10 +114,9 @@ bool restoreEvents(engine::AnalysisResult& r, const std::string& body)
                     if (n.is_number_unsigned())
                         links[id].push_back(n.get<std::uint64_t>());
     r.events = std::move(events);
-    for (auto& s : r.symptoms) {
-        const auto it = links.find(s.id);
-        s.events = it != links.end() ? it->second : std::vector<std::uint64_t>{};
-    }
+    for (auto& s : r.symptoms)
+        if (const auto it = links.find(s.id); it != links.end())
+            s.events = it->second;
     return true;
 }
 

@@ -134,6 +134,7 @@ void addEvidence(engine::AnalysisResult& r, const CaseRecord& record)
 }  // namespace
 
 void addVerdictAndSymptoms(engine::AnalysisResult& r, const CaseRecord& record);
+void addStandInEvents(engine::AnalysisResult& r);
 std::vector<engine::TraceStep> traceOf(const std::string& traceJson);
 
 std::shared_ptr<engine::AnalysisResult> caseToResult(const CaseRecord& record, bool* bundleMoved)
@@ -148,7 +149,8 @@ std::shared_ptr<engine::AnalysisResult> caseToResult(const CaseRecord& record, b
     addCoverage(*r, record.coverageJson, moved);
     addEvidence(*r, record);
     addVerdictAndSymptoms(*r, record);
-    restoreEvents(*r, record.eventsJson);
+    if (!restoreEvents(*r, record.eventsJson))
+        addStandInEvents(*r);
     r->trace = traceOf(record.traceJson);
     r->engine = {record.summary.engineVersion, record.summary.catalogVersion, record.summary.catalogHash};
     return r;

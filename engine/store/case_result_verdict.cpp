@@ -83,18 +83,6 @@ void addSymptoms(engine::AnalysisResult& r, const CaseRecord& record, const json
                         s.evidence.push_back(o->second);
                 }
         }
-        engine::Event ev;  // one stand-in event per symptom, for cases saved before events were kept
-        ev.id = r.events.size() + 1;
-        ev.type = "stored";
-        ev.rule = s.statusRule;
-        ev.symptom = s.name;
-        ev.node = s.node;
-        ev.gpu = s.gpu;
-        ev.time = s.firstSeen;
-        ev.timeSource = s.timeSource;
-        ev.observations = s.evidence;
-        s.events.push_back(ev.id);
-        r.events.push_back(std::move(ev));
         r.symptoms.push_back(std::move(s));
     }
 }
@@ -139,6 +127,24 @@ void addVerdictAndSymptoms(engine::AnalysisResult& r, const CaseRecord& record)
         return;
     addSymptoms(r, record, v);
     addVerdict(r, v);
+}
+
+void addStandInEvents(engine::AnalysisResult& r)
+{
+    for (auto& s : r.symptoms) {  // one event per symptom, for cases saved before events were kept
+        engine::Event ev;
+        ev.id = r.events.size() + 1;
+        ev.type = "stored";
+        ev.rule = s.statusRule;
+        ev.symptom = s.name;
+        ev.node = s.node;
+        ev.gpu = s.gpu;
+        ev.time = s.firstSeen;
+        ev.timeSource = s.timeSource;
+        ev.observations = s.evidence;
+        s.events = {ev.id};
+        r.events.push_back(std::move(ev));
+    }
 }
 
 std::vector<engine::TraceStep> traceOf(const std::string& traceJson)

@@ -139,6 +139,12 @@ private Q_SLOTS:
             QCOMPARE(back->symptoms[i].events, original.symptoms[i].events);
         QCOMPARE(back->files.front().absolutePath.empty(), false);
         QCOMPARE(engine::verdictToJson(*back)["root_cause"], engine::verdictToJson(original)["root_cause"]);
+        auto older = *record;  // saved before events were kept: one stand-in event per symptom
+        older.eventsJson.clear();
+        const auto standIns = caseToResult(older);
+        QCOMPARE(standIns->events.size(), standIns->symptoms.size());
+        for (const auto& s : standIns->symptoms)
+            QCOMPARE(s.events.size(), std::size_t(1));
         record->summary.bundlePath = "/no/longer/here";  // the bundle moved: stored lines only
         const auto readOnly = caseToResult(*record, &moved);
         QVERIFY(moved);
