@@ -2,6 +2,7 @@
 // libarchive wrappers: probing, listing and streaming archive members and compressed files, all in memory,
 // each stream checked against the decompression budget and ratio limit.
 #include "importers/archive.h"
+#include "importers/archive_gzip.h"
 #include "importers/archive_meter.h"
 #include "importers/file_open.h"
 
@@ -10,11 +11,14 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <vector>
 
 namespace attrib::importers {
 
@@ -34,11 +38,29 @@ ArchivePtr newArchiveReader()
 }
 
 /// An archive read from a descriptor opened safely (never a FIFO or device; the descriptor outlives the handle).
+/// A gzip-compressed archive is inflated by zlib rather than by libarchive's filter, which ignores the gzip
+/// trailer: this way a wrong CRC-32 or length is an error (see drainTrailer).
 struct OpenArchive {
     RegularFile file;
     ArchivePtr a;
     std::string error;
+    ReadFn gzip;  ///< set for a gzip-compressed archive
+    ErrorSink gzipError = std::make_shared<std::string>();
+    std::uint64_t offset = 0;  ///< raw bytes read from the file
+    std::vector<char> block;   ///< what the read callback last handed to libarchive
 };
+
+la_ssize_t readGzipBlock(archive* a, void* data, const void** buffer)
+{
+    auto* open = static_cast<OpenArchive*>(data);
+    const long got = open->gzip(open->block.data(), open->block.size());
+    if (got < 0) {
+        archive_set_error(a, EIO, "%s", open->gzipError->c_str());
+        return ARCHIVE_FATAL;
+    }
+    *buffer = open->block.data();
+    return got;
+}
 
 std::unique_ptr<OpenArchive> openArchive(const std::string& path)
 {
@@ -47,9 +69,48 @@ std::unique_ptr<OpenArchive> openArchive(const std::string& path)
     if (!open->error.empty())
         return open;
     open->a = newArchiveReader();
+    unsigned char magic[2] = {};
+    if (::pread(open->file.fd(), magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+        OpenArchive* raw = open.get();
+        ReadFn fileBytes = [raw](char* buffer, std::size_t capacity) -> long {
+            const std::uint64_t left = raw->file.sizeAtOpen() - std::min(raw->offset, raw->file.sizeAtOpen());
+            const ssize_t n = ::pread(raw->file.fd(), buffer, std::min<std::uint64_t>(capacity, left),
+                                      static_cast<off_t>(raw->offset));
+            if (n < 0) {
+                *raw->gzipError = std::string("cannot read the archive: ") + std::strerror(errno);
+                return -1;
+            }
+            raw->offset += static_cast<std::uint64_t>(n);
+            return static_cast<long>(n);
+        };
+        // Bytes are charged by the member readers (StreamMeter), so the gzip stage charges nothing itself.
+        open->gzip = gzipReader(
+            std::move(fileBytes), [](std::uint64_t) { return std::string(); }, open->gzipError);
+        open->block.resize(CallbackBlock);
+        if (archive_read_open(open->a.get(), open.get(), nullptr, readGzipBlock, nullptr) != ARCHIVE_OK)
+            open->error = archiveError(open->a.get(), "cannot open archive");
+        return open;
+    }
     if (archive_read_open_fd(open->a.get(), open->file.fd(), CallbackBlock) != ARCHIVE_OK)
         open->error = archiveError(open->a.get(), "cannot open archive");
     return open;
+}
+
+/// After the archive's end marker: reads what is left of a gzip stream (tar padding) so that zlib checks the
+/// CRC-32 and length trailer. The bytes count against `meter`. Returns "" or the damage found.
+std::string drainTrailer(OpenArchive& open, StreamMeter& meter)
+{
+    if (!open.gzip)
+        return {};
+    for (;;) {
+        const long got = open.gzip(open.block.data(), open.block.size());
+        if (got == 0)
+            return {};
+        if (got < 0)
+            return *open.gzipError;
+        if (auto problem = meter.charge(static_cast<std::uint64_t>(got)); !problem.empty())
+            return problem;
+    }
 }
 
 bool isFileEntry(archive_entry* entry)
@@ -59,9 +120,10 @@ bool isFileEntry(archive_entry* entry)
 
 /// Skips the current member's data. Where the archive is not compressed this seeks; otherwise skipping means
 /// decompressing, so the bytes are read and charged like any other (stopping at the cap or the ratio limit).
-std::string skipMember(archive* a, StreamMeter& meter)
+std::string skipMember(const OpenArchive& open, StreamMeter& meter)
 {
-    if (archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE)
+    archive* a = open.a.get();
+    if (!open.gzip && archive_filter_code(a, 0) == ARCHIVE_FILTER_NONE)
         return archive_read_data_skip(a) == ARCHIVE_OK ? std::string()
                                                        : archiveError(a, "cannot skip the archive member");
     const void* block = nullptr;
@@ -180,8 +242,11 @@ ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
     for (;;) {
         archive_entry* entry = nullptr;
         const int rc = archive_read_next_header(a, &entry);
-        if (rc == ARCHIVE_EOF)
+        if (rc == ARCHIVE_EOF) {
+            if (auto damage = drainTrailer(*open, meter); !damage.empty())
+                listing.error = "damaged archive: " + damage;
             break;
+        }
         if (rc < ARCHIVE_WARN) {
             listing.error = "damaged archive: " + archiveError(a, "cannot read the next member");
             break;
@@ -208,7 +273,7 @@ ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
         }
         if (!folder)
             listing.members.push_back(std::move(m));
-        if (auto problem = skipMember(a, meter); !problem.empty()) {
+        if (auto problem = skipMember(*open, meter); !problem.empty()) {
             listing.error = "listing stopped: " + problem;
             break;
         }
@@ -243,7 +308,7 @@ std::string visitArchive(const std::string& path, const std::function<bool(const
         const char* raw = archive_entry_pathname(entry);
         const std::string name = raw ? raw : "";
         if (!readableMember(entry, name) || !wanted(name)) {
-            if (auto problem = skipMember(a, meter); !problem.empty())
+            if (auto problem = skipMember(*open, meter); !problem.empty())
                 return "archive read stopped: " + problem;
             continue;
         }
@@ -260,7 +325,7 @@ std::string visitArchive(const std::string& path, const std::function<bool(const
             return "archive read stopped: " + meter.stopped;
         if (meter.budget && meter.budget->exhausted())
             return "decompressed size cap reached";
-        if (auto problem = skipMember(a, meter); !problem.empty())  // what the visitor left unread
+        if (auto problem = skipMember(*open, meter); !problem.empty())  // what the visitor left unread
             return "archive read stopped: " + problem;
     }
 }
@@ -296,7 +361,7 @@ ReadFn archiveMemberReader(const std::string& path, const std::string& member, D
         const char* raw = archive_entry_pathname(entry);
         if (raw && member == raw && readableMember(entry, member))
             break;  // the same occurrence the analysis read: the first readable one
-        if (auto problem = skipMember(a, h->meter); !problem.empty()) {
+        if (auto problem = skipMember(*h->open, h->meter); !problem.empty()) {
             openError = "archive read stopped: " + problem;
             return {};
         }

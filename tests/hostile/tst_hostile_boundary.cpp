@@ -172,6 +172,29 @@ private Q_SLOTS:
                      errors.find("gzip data is truncated") != std::string::npos,
                  errors.c_str());
     }
+
+    void tarGzTrailerDamageIsReported()
+    {
+        const fs::path dir = m_tmp.scratch("targz");
+        const std::string tar = sampleNodesTar("job/") + tests::tarEnd();
+        std::string gz = tests::gzipOf(tar);
+        gz[gz.size() - 8] = static_cast<char>(gz[gz.size() - 8] ^ 0x55);  // CRC-32 of the trailer
+        tests::writeFile(dir / "crc.tar.gz", gz);
+        const auto r = tests::analyzeLimited(dir / "crc.tar.gz", dir);
+        QVERIFY2(r.exitCode == 0, r.summary().c_str());
+        QVERIFY2(r.out.find("hardware_failure / nvlink") != std::string::npos, r.out.c_str());  // members intact
+        const std::string errors = coverageErrors(dir / "crc.tar.gz");
+        QVERIFY2(errors.find("crc.tar.gz: damaged archive: gzip CRC-32/length check failed") != std::string::npos,
+                 errors.c_str());
+
+        const std::string whole = tests::gzipOf(tar);
+        tests::writeFile(dir / "cut.tar.gz", whole.substr(0, whole.size() - 4));  // length field cut off
+        const std::string cut = coverageErrors(dir / "cut.tar.gz");
+        QVERIFY2(cut.find("cut.tar.gz: damaged archive: the gzip data is truncated") != std::string::npos, cut.c_str());
+
+        tests::writeFile(dir / "fine.tar.gz", whole);
+        QVERIFY2(coverageErrors(dir / "fine.tar.gz").empty(), coverageErrors(dir / "fine.tar.gz").c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestHostileBoundary)
