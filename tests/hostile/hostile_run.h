@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -52,10 +53,16 @@ inline std::string slurp(const std::filesystem::path& path)
     return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
+/// Who the child runs as: the test's own user, or (when the test runs as root, for whom file permissions do
+/// not apply) the unprivileged `nobody` (uid/gid 65534).
+enum class RunAs { Self, Unprivileged };
+/// The child's exit status when the program is not reachable by the unprivileged user.
+constexpr int UnreachableExit = 125;
+
 /// Runs `program args...` with stdout/stderr captured in `scratch`, killed after `seconds`.
 inline RunResult runLimited(const std::string& program, const std::vector<std::string>& args,
                             const std::filesystem::path& scratch, int seconds = HostileSeconds,
-                            std::size_t bytes = HostileBytes)
+                            std::size_t bytes = HostileBytes, RunAs as = RunAs::Self)
 {
     const auto outPath = scratch / "stdout.txt";
     const auto errPath = scratch / "stderr.txt";
@@ -70,6 +77,11 @@ inline RunResult runLimited(const std::string& program, const std::vector<std::s
         const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         ::dup2(out, 1);
         ::dup2(err, 2);
+        if (as == RunAs::Unprivileged && ::geteuid() == 0 &&
+            (::setgroups(0, nullptr) != 0 || ::setgid(65534) != 0 || ::setuid(65534) != 0))
+            ::_exit(126);
+        if (as == RunAs::Unprivileged && ::access(program.c_str(), X_OK) != 0)
+            ::_exit(UnreachableExit);  // e.g. a checkout under a private home folder
         std::vector<char*> argv{const_cast<char*>(program.c_str())};
         for (const auto& a : args)
             argv.push_back(const_cast<char*>(a.c_str()));
@@ -107,11 +119,11 @@ inline RunResult runLimited(const std::string& program, const std::vector<std::s
 
 /// `attrib analyze BUNDLE [extra...]` under the suite's limits.
 inline RunResult analyzeLimited(const std::filesystem::path& bundle, const std::filesystem::path& scratch,
-                                const std::vector<std::string>& extra = {})
+                                const std::vector<std::string>& extra = {}, RunAs as = RunAs::Self)
 {
     std::vector<std::string> args{"analyze", bundle.string()};
     args.insert(args.end(), extra.begin(), extra.end());
-    return runLimited(ATTRIB_CLI, args, scratch);
+    return runLimited(ATTRIB_CLI, args, scratch, HostileSeconds, HostileBytes, as);
 }
 
 /// True when `text` holds a byte a terminal would act on (C0 except newline, DEL, or a C1 control / bidi
