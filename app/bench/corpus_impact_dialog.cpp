@@ -117,7 +117,7 @@ void CorpusImpactDialog::run(const QString& corpus, const QString& baselineDir)
     m_run->setEnabled(false);
     m_cancel->setEnabled(true);
     m_summary->setText(tr("Running both catalogs over %1\u2026").arg(corpus));
-    JobHandlers<engine::CorpusImpact> on;
+    views::JobHandlers<engine::CorpusImpact> on;
     on.result = [this](const engine::CorpusImpact& impact) { onFinished(impact); };
     on.finished = [this](bool cancelled) { onEnded(cancelled); };
     auto progress = std::make_shared<BarProgress>(m_progress);

@@ -3,9 +3,9 @@
 // or a folder) over every bundle of a corpus, in the background (cancellable); the same table as `attrib replay`.
 #pragma once
 
-#include "app/bench/job_runner.h"
 #include "app/bench/rule_bench_controller.h"
 #include "engine/corpus_impact.h"
+#include "views/job_runner.h"
 
 #include <QDialog>
 
@@ -54,7 +54,7 @@ private:
     QLabel* m_summary;
     QTableView* m_table;
     bool m_running = false;
-    JobRunner m_jobs;
+    views::JobRunner m_jobs;
 };
 
 }  // namespace attrib::bench

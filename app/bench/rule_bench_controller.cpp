@@ -92,7 +92,7 @@ void RuleBenchController::reload()
     m_debounce.stop();
     if (m_dir.isEmpty())
         return;
-    JobHandlers<engine::CatalogPtr> on;
+    views::JobHandlers<engine::CatalogPtr> on;
     on.result = [this](const engine::CatalogPtr& fresh) { onCatalogLoaded(fresh); };
     on.ended = [this] { setBusy(-1); };
     setBusy(+1);
@@ -128,7 +128,7 @@ void RuleBenchController::rerun()
     if (!m_catalog || m_bundle.isEmpty())
         return;
     using Outcome = std::pair<engine::AnalysisSnapshot, QString>;
-    JobHandlers<Outcome> on;
+    views::JobHandlers<Outcome> on;
     on.result = [this](const Outcome& outcome) { onAnalysed(outcome.first, outcome.second); };
     on.ended = [this] { setBusy(-1); };
     setBusy(+1);

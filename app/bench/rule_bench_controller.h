@@ -4,9 +4,9 @@
 // changed. A reload that brings new catalog errors is rejected: the last good catalog stays active.
 #pragma once
 
-#include "app/bench/job_runner.h"
 #include "engine/catalog.h"
 #include "engine/verdict_diff.h"
+#include "views/job_runner.h"
 
 #include <QFileSystemWatcher>
 #include <QObject>
@@ -76,8 +76,8 @@ private:
     QFileSystemWatcher m_watcher;
     QTimer m_debounce;
     int m_busy = 0;
-    JobRunner m_catalogJobs;   ///< catalog reloads: a newer reload supersedes an older one
-    JobRunner m_analysisJobs;  ///< re-analyses: a newer run cancels an older one
+    views::JobRunner m_catalogJobs;   ///< catalog reloads: a newer reload supersedes an older one
+    views::JobRunner m_analysisJobs;  ///< re-analyses: a newer run cancels an older one
 };
 
 }  // namespace attrib::bench

@@ -23,11 +23,9 @@
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPointer>
 #include <QStandardPaths>
 #include <QTime>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace attrib::app {
 
@@ -106,41 +104,35 @@ void CasesController::onVerdictShown()
 
 void CasesController::saveAnalysis(const engine::AnalysisSnapshot& result)
 {
-    const std::string path = m_storePath.toStdString();
-    QPointer<CasesController> self(this);
-    (void)QtConcurrent::run([self, path, result] {
-        qint64 id = 0;
-        QString error;
-        std::string hash;
-        try {
-            hash = store::bundleContentHash(*result);
-            auto caseStore = store::SqliteCaseStore::open(path);
-            id = caseStore->addCase(store::makeCaseRecord(*result, hash, store::nowNs()));
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, id, hash, result, error] {
-                if (self)
-                    self->onSaved(id, QString::fromStdString(hash), result, error);
-            },
-            Qt::QueuedConnection);
-    });
+    views::JobHandlers<Saved> on;
+    on.result = [this](const Saved& saved) { onSaved(saved); };
+    m_saves.start<Saved>(
+        [path = m_storePath.toStdString(), result](QPromise<Saved>& promise, engine::CancelFlag&) {
+            Saved saved;
+            saved.result = result;
+            try {
+                saved.hash = store::bundleContentHash(*result);
+                auto caseStore = store::SqliteCaseStore::open(path);
+                saved.id = caseStore->addCase(store::makeCaseRecord(*result, saved.hash, store::nowNs()));
+            } catch (const std::exception& e) {
+                saved.error = QString::fromStdString(e.what());
+            }
+            promise.addResult(std::move(saved));
+        },
+        std::move(on));
 }
 
-void CasesController::onSaved(qint64 id, const QString& hash, const engine::AnalysisSnapshot& result,
-                              const QString& error)
+void CasesController::onSaved(const Saved& saved)
 {
-    if (id <= 0) {
-        Q_EMIT statusMessage(tr("The case was not saved: %1").arg(error));
+    if (saved.id <= 0) {
+        Q_EMIT statusMessage(tr("The case was not saved: %1").arg(saved.error));
         return;
     }
-    m_caseId = id;
-    m_labels->setCase(id, std::nullopt, true);
-    startSearch(hash.toStdString(), result);
-    Q_EMIT statusMessage(tr("Saved as case %1 in %2").arg(id).arg(m_storePath));
-    Q_EMIT caseSaved(id);
+    m_caseId = saved.id;
+    m_labels->setCase(saved.id, std::nullopt, true);
+    startSearch(saved.hash, saved.result);
+    Q_EMIT statusMessage(tr("Saved as case %1 in %2").arg(saved.id).arg(m_storePath));
+    Q_EMIT caseSaved(saved.id);
 }
 
 void CasesController::startSearch(const std::string& hash, const engine::AnalysisSnapshot& result)

@@ -6,6 +6,7 @@
 
 #include "engine/store/case_store.h"
 #include "engine/verdict.h"
+#include "views/job_runner.h"
 
 #include <QImage>
 #include <QObject>
@@ -68,7 +69,14 @@ Q_SIGNALS:
 
 private:
     void onVerdictShown();
-    void onSaved(qint64 id, const QString& hash, const engine::AnalysisSnapshot& result, const QString& error);
+    /// What saving a case in the background hands back.
+    struct Saved {
+        qint64 id = 0;
+        std::string hash;
+        engine::AnalysisSnapshot result;
+        QString error;
+    };
+    void onSaved(const Saved& saved);
     void saveLabel(qint64 id, const store::CaseLabel& label);
     void startSearch(const std::string& hash, const engine::AnalysisSnapshot& result);
     void showFleet(QMainWindow* window);
@@ -82,6 +90,7 @@ private:
     std::function<QImage()> m_timelineImage;
     qint64 m_caseId = 0;
     bool m_adopting = false;
+    views::JobRunner m_saves{this};  ///< saving the shown analysis; a newer analysis' save supersedes it
 };
 
 }  // namespace attrib::app

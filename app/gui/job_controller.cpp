@@ -156,7 +156,7 @@ quint64 JobController::analyze(const QString& bundle)
 {
     m_bundle = bundle;
     m_timer.start();
-    bench::JobHandlers<StageResult> on;
+    views::JobHandlers<StageResult> on;
     on.result = [this](const StageResult& r) { onResult(r); };
     on.progress = [this](const QString& text, int value) { Q_EMIT progressChanged(text, value); };
     on.finished = [this](bool cancelled) { onFinished(cancelled); };

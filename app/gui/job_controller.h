@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Runs analyses off the GUI thread (bench::JobRunner) with progress by stage and cancellation.
+// Runs analyses off the GUI thread (views::JobRunner) with progress by stage and cancellation.
 // A newer analysis supersedes an older one: each job carries a generation and only the latest one's
 // results reach the views. Results arrive in stages so that views fill in as soon as their data exists.
 #pragma once
 
-#include "app/bench/job_runner.h"
 #include "engine/catalog.h"
 #include "views/analysis_data.h"
+#include "views/job_runner.h"
 #include "views/timeline/timeline_data.h"
 
 #include <QElapsedTimer>
@@ -65,7 +65,7 @@ private:
 
     std::shared_ptr<CatalogCache> m_catalog;
     QFuture<void> m_prefetch;
-    bench::JobRunner m_jobs;
+    views::JobRunner m_jobs;
     QString m_bundle;
     QElapsedTimer m_timer;
 };

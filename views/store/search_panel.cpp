@@ -11,7 +11,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
@@ -27,32 +26,6 @@ namespace {
 constexpr int FileRole = Qt::UserRole;
 constexpr int LineRole = Qt::UserRole + 1;
 constexpr std::size_t MaxHits = 2000;
-
-/// Forwards index progress to the panel's progress bar on the GUI thread.
-class PanelProgress : public engine::ProgressSink {
-public:
-    /// `format` takes the done count as %1 and the total as %2.
-    PanelProgress(QProgressBar* bar, QString format)
-        : m_bar(bar)
-        , m_format(std::move(format))
-    {
-    }
-    void progress(engine::ProgressStage, std::uint64_t done, std::uint64_t total) override
-    {
-        QMetaObject::invokeMethod(
-            m_bar,
-            [bar = m_bar,
-             text = m_format.contains(QLatin1String("%2")) ? m_format.arg(done).arg(total) : m_format.arg(done)] {
-                if (bar)
-                    bar->setFormat(text);
-            },
-            Qt::QueuedConnection);
-    }
-
-private:
-    QPointer<QProgressBar> m_bar;
-    QString m_format;
-};
 
 }  // namespace
 
@@ -112,61 +85,53 @@ SearchPanel::SearchPanel(QWidget* parent)
     });
 }
 
-SearchPanel::~SearchPanel()
-{
-    m_cancelFlag = true;
-    m_scanCancel = true;
-    joinBuilder();
-    if (m_scanner.joinable())
-        m_scanner.join();
-}
+SearchPanel::~SearchPanel() = default;  // the job runners cancel and wait for their jobs
 
-void SearchPanel::joinBuilder()
+void SearchPanel::showWorking(const QString& format, const QString& status)
 {
-    if (m_builder.joinable())
-        m_builder.join();
+    m_progress->setFormat(format);
+    m_progress->show();
+    m_cancel->show();
+    m_status->setText(status);
 }
 
 void SearchPanel::startIndex(const std::string& indexPath, const std::string& bundleHash, store::LineSource source)
 {
-    m_cancelFlag = true;
-    joinBuilder();
-    m_cancelFlag = false;
     m_index.reset();
     m_box->setEnabled(false);
-    m_progress->show();
-    m_cancel->show();
-    m_status->setText(tr("Indexing every line of the bundle…"));
-    QPointer<SearchPanel> self(this);
-    m_builder = std::thread([self, indexPath, bundleHash, source = std::move(source), this] {
-        PanelProgress progress(m_progress, tr("indexing: %1 lines"));
-        std::shared_ptr<store::SearchIndex> index;
-        QString error;
-        try {
-            index = store::SearchIndex::openOrBuild(indexPath, bundleHash, source, store::Tokenizer::Trigram, &progress,
-                                                    &m_cancelFlag);
-        } catch (const std::exception& e) {
-            error = QString::fromStdString(e.what());
-        }
-        const bool cancelled = !index && error.isEmpty();
-        QMetaObject::invokeMethod(
-            self,
-            [self, index, error, cancelled] {
-                if (self)
-                    self->finishBuild(index, error, cancelled);
-            },
-            Qt::QueuedConnection);
-    });
+    showWorking(tr("indexing…"), tr("Indexing every line of the bundle…"));
+    JobHandlers<Built> on;
+    on.progress = [this](const QString& text, int) { m_progress->setFormat(text); };
+    on.result = [this](const Built& built) { finishBuild(built.index, built.error, false); };
+    on.finished = [this](bool cancelled) {
+        if (cancelled)
+            finishBuild(nullptr, {}, true);
+    };
+    const QString format = tr("indexing: %1 lines");
+    m_indexJob.start<Built>(
+        [indexPath, bundleHash, source = std::move(source), format](QPromise<Built>& promise,
+                                                                    engine::CancelFlag& cancel) {
+            PromiseProgress<Built> progress(promise, format);
+            Built built;
+            try {
+                built.index = store::SearchIndex::openOrBuild(indexPath, bundleHash, source, store::Tokenizer::Trigram,
+                                                              &progress, &cancel);
+            } catch (const std::exception& e) {
+                built.error = QString::fromStdString(e.what());
+            }
+            if (built.index || !built.error.isEmpty())  // neither: the build was cancelled
+                promise.addResult(std::move(built));
+        },
+        std::move(on));
 }
 
 void SearchPanel::cancelIndex()
 {
-    m_cancelFlag = true;
+    m_indexJob.cancel();
 }
 
 void SearchPanel::finishBuild(std::shared_ptr<store::SearchIndex> index, const QString& error, bool cancelled)
 {
-    joinBuilder();
     m_progress->hide();
     m_cancel->hide();
     if (!index) {
@@ -245,57 +210,61 @@ bool SearchPanel::regexMode() const
 
 void SearchPanel::cancelSearch()
 {
-    m_scanCancel = true;
+    m_scanJob.stop();
 }
 
 void SearchPanel::startRegexScan(const QString& pattern)
 {
-    m_scanCancel = true;
-    if (m_scanner.joinable())
-        m_scanner.join();
-    m_scanCancel = false;
-    m_progress->setFormat(tr("searching…"));
-    m_progress->show();
-    m_cancel->show();
-    m_status->setText(tr("Searching every line for /%1/…").arg(pattern));
-    QPointer<SearchPanel> self(this);
-    m_scanner = std::thread([self, pattern, source = m_index->source(), caseSensitive = m_case->isChecked(),
-                             progress = std::make_shared<PanelProgress>(m_progress, tr("searching: file %1 of %2")),
-                             cancel = &m_scanCancel] {
-        QElapsedTimer timer;
-        timer.start();
-        std::vector<store::SearchHit> hits;
-        QString note;
-        try {
-            auto found =
-                store::regexSearch(source, pattern.toStdString(), caseSensitive, MaxHits, progress.get(), cancel);
-            hits = std::move(found.hits);
-            if (found.cancelled)
-                note = tr(" (cancelled after %1 lines)").arg(found.linesScanned);
-            else if (found.truncated)
-                note = tr(" (stopped at the first %1)").arg(MaxHits);
-            if (!found.errors.empty())
-                note += tr("; %n file(s) unreadable: %1", nullptr, static_cast<int>(found.errors.size()))
-                            .arg(QString::fromStdString(found.errors.front()));
-        } catch (const store::StoreError& e) {
-            note = QString::fromStdString(e.what());
-            hits.clear();
-        }
-        QMetaObject::invokeMethod(
-            self,
-            [self, pattern, hits = std::move(hits), note, ms = timer.elapsed()]() mutable {
-                if (self)
-                    self->finishRegexScan(pattern, std::move(hits), note, ms);
-            },
-            Qt::QueuedConnection);
-    });
+    showWorking(tr("searching…"), tr("Searching every line for /%1/…").arg(pattern));
+    m_scanning = true;
+    JobHandlers<Scanned> on;
+    on.progress = [this](const QString& text, int) { m_progress->setFormat(text); };
+    on.result = [this, pattern](const Scanned& s) { finishRegexScan(pattern, s.hits, scanNote(s), s.ms); };
+    // Esc/Cancel only raises the scan's cancel flag (cancelSearch), so a stopped scan still delivers the hits it
+    // found; a newer query supersedes the scan and its result is dropped.
+    m_scanJob.start<Scanned>(
+        [pattern, source = m_index->source(), caseSensitive = m_case->isChecked(),
+         format = tr("searching: file %1 of %2")](QPromise<Scanned>& promise, engine::CancelFlag& cancel) {
+            PromiseProgress<Scanned> progress(promise, format);
+            QElapsedTimer timer;
+            timer.start();
+            Scanned out;
+            try {
+                auto found =
+                    store::regexSearch(source, pattern.toStdString(), caseSensitive, MaxHits, &progress, &cancel);
+                out.hits = std::move(found.hits);
+                out.cancelled = found.cancelled;
+                out.linesScanned = found.linesScanned;
+                out.truncated = found.truncated;
+                out.unreadable = std::move(found.errors);
+            } catch (const store::StoreError& e) {
+                out.error = QString::fromStdString(e.what());
+            }
+            out.ms = timer.elapsed();
+            promise.addResult(std::move(out));
+        },
+        std::move(on));
+}
+
+QString SearchPanel::scanNote(const Scanned& s) const
+{
+    if (!s.error.isEmpty())
+        return s.error;
+    QString note;
+    if (s.cancelled)
+        note = tr(" (cancelled after %1 lines)").arg(s.linesScanned);
+    else if (s.truncated)
+        note = tr(" (stopped at the first %1)").arg(MaxHits);
+    if (!s.unreadable.empty())
+        note += tr("; %n file(s) unreadable: %1", nullptr, static_cast<int>(s.unreadable.size()))
+                    .arg(QString::fromStdString(s.unreadable.front()));
+    return note;
 }
 
 void SearchPanel::finishRegexScan(const QString& pattern, std::vector<store::SearchHit> hits, const QString& note,
                                   qint64 ms)
 {
-    if (m_scanner.joinable())
-        m_scanner.join();
+    m_scanning = false;
     m_progress->hide();
     m_cancel->hide();
     showHits(hits);

@@ -6,12 +6,11 @@
 #pragma once
 
 #include "engine/store/search_index.h"
+#include "views/job_runner.h"
 
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
-#include <thread>
 
 class QCheckBox;
 class QLabel;
@@ -45,7 +44,7 @@ public:
     bool regexMode() const;
     /// Stops a running regex scan (its hits so far stay shown).
     void cancelSearch();
-    bool searching() const { return m_scanner.joinable(); }
+    bool searching() const { return m_scanning; }
     /// Moves to the next / previous hit (F3 / Shift+F3) and activates it.
     void nextHit(bool backwards = false);
 
@@ -65,11 +64,26 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    /// What a background index build or regex scan hands back.
+    struct Built {
+        std::shared_ptr<store::SearchIndex> index;
+        QString error;
+    };
+    struct Scanned {
+        std::vector<store::SearchHit> hits;
+        bool cancelled = false;
+        std::uint64_t linesScanned = 0;
+        bool truncated = false;
+        std::vector<std::string> unreadable;  ///< files that could not be read
+        QString error;                        ///< the pattern did not compile, or the store failed
+        qint64 ms = 0;
+    };
+    QString scanNote(const Scanned& scanned) const;
     void finishBuild(std::shared_ptr<store::SearchIndex> index, const QString& error, bool cancelled);
     QTreeWidgetItem* groupItem(QTreeWidgetItem* parent, const QString& text);
-    void joinBuilder();
     void startRegexScan(const QString& pattern);
     void finishRegexScan(const QString& pattern, std::vector<store::SearchHit> hits, const QString& note, qint64 ms);
+    void showWorking(const QString& format, const QString& status);
     void showHits(const std::vector<store::SearchHit>& hits);
 
     QLineEdit* m_box;
@@ -80,10 +94,9 @@ private:
     QCheckBox* m_regex;
     QCheckBox* m_case;
     std::shared_ptr<store::SearchIndex> m_index;
-    std::thread m_builder;
-    std::atomic<bool> m_cancelFlag{false};
-    std::thread m_scanner;
-    std::atomic<bool> m_scanCancel{false};
+    JobRunner m_indexJob{this};  ///< index builds: a new bundle's build supersedes the last one
+    JobRunner m_scanJob{this};   ///< regex scans: a new query supersedes the running scan
+    bool m_scanning = false;     ///< a scan started and its hits are not shown yet
     std::vector<QTreeWidgetItem*> m_hitItems;
     int m_current = -1;
 };

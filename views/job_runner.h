@@ -3,7 +3,8 @@
 // (QtConcurrent with a QPromise). Starting a job supersedes the running one (its cancel flag is set and its
 // future cancelled); each job has a generation, and only the latest job's results, progress and end reach the
 // owner, on the owner's thread. Used by the workbench's job controller, the rule bench's controller (catalog
-// reloads and re-analyses) and the corpus impact dialog.
+// reloads and re-analyses), the corpus impact dialog, the search panel (index builds, regex scans) and the
+// cases controller (saving a case).
 #pragma once
 
 #include "engine/progress.h"
@@ -14,10 +15,11 @@
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <chrono>
 #include <functional>
 #include <memory>
 
-namespace attrib::bench {
+namespace attrib::views {
 
 /// What a job's owner hears, all on the owner's thread and only from the latest job (except `ended`).
 template <typename T> struct JobHandlers {
@@ -86,6 +88,13 @@ public:
         if (m_current)
             m_current->cancel();
     }
+    /// Asks the running job to stop early but keeps its future: what it adds after stopping still arrives (for
+    /// jobs that report partial results, such as a search that was stopped).
+    void stop()
+    {
+        if (m_cancel)
+            *m_cancel = true;
+    }
     bool isRunning() const { return m_current && m_current->isRunning(); }
     /// Blocks until the latest job ends (tests and shutdown only).
     void waitForIdle()
@@ -104,4 +113,33 @@ private:
     quint64 m_generation = 0;
 };
 
-}  // namespace attrib::bench
+/// Engine progress as a job's progress text: `format` takes the done count as %1 and the total as %2. At most
+/// about 15 updates a second reach the promise.
+template <typename T> class PromiseProgress final : public engine::ProgressSink {
+public:
+    PromiseProgress(QPromise<T>& promise, QString format)
+        : m_promise(promise)
+        , m_format(std::move(format))
+    {
+    }
+    void progress(engine::ProgressStage, std::uint64_t done, std::uint64_t total) override
+    {
+        const auto now = std::chrono::steady_clock::now();
+        if (m_reported && now - m_last < std::chrono::milliseconds(66) && done != total)
+            return;
+        m_reported = true;
+        m_last = now;
+        const QString text =
+            m_format.contains(QLatin1String("%2")) ? m_format.arg(done).arg(total) : m_format.arg(done);
+        m_promise.setProgressValueAndText(++m_updates, text);  // Qt drops an update whose value does not grow
+    }
+
+private:
+    QPromise<T>& m_promise;
+    QString m_format;
+    bool m_reported = false;
+    int m_updates = 0;
+    std::chrono::steady_clock::time_point m_last;
+};
+
+}  // namespace attrib::views
