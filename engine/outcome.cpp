@@ -410,8 +410,14 @@ void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
 
 }  // namespace
 
-Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace)
+Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace,
+                      ProgressSink* progress)
 {
+    std::uint64_t phase = 0;
+    const auto starting = [&](ProgressStage stage) {
+        if (progress)
+            progress->progress(stage, ++phase, EnginePhaseCount);
+    };
     recordScope(context, trace);
     sortAndNumberEvents(events);  // the first numbering: no step names an event yet
     Correlation c;
@@ -419,6 +425,7 @@ Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vec
     // with the events until the early rules are done, so that every step names the final events.
     Trace early;
     recordExtraction(events, early);
+    starting(ProgressStage::ClockSkew);
     c.clockOffsets = estimateClockOffsets(events, clockAnchors(catalog.data("clock_anchors")), early);
     applyClockOffsets(events, c.clockOffsets);
     for (const auto& o : c.clockOffsets)
@@ -426,14 +433,19 @@ Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vec
             context.clockUncertainty[o.node] = o.uncertainty;
     std::vector<TraceStep> held = early.take();
     renumberStepEvents(held, sortAndNumberEvents(events));
+    starting(ProgressStage::EarlyRules);
     c.events = runEarlyRules(catalog, std::move(events), context, held);
     for (auto& step : held)
         trace.record(std::move(step));
+    starting(ProgressStage::Symptoms);
     auto symptoms = buildNodeSymptoms(catalog, c.events, trace);
     symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace);
+    starting(ProgressStage::Refine);
     symptoms = mergeSymptoms(std::move(symptoms), trace);
     symptoms = refineSymptoms(catalog, std::move(symptoms), trace);
+    starting(ProgressStage::Priority);
     symptoms = prioritizeSymptoms(catalog, context, std::move(symptoms), trace);
+    starting(ProgressStage::Outcome);
     c.verdict = mapOutcome(catalog, context, symptoms, c.events, trace);
     c.symptoms = std::move(symptoms);
     c.context = std::move(context);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/catalog.h"
+#include "engine/progress.h"
 #include "engine/verdict.h"
 
 #include <unordered_map>
@@ -45,7 +46,9 @@ struct Correlation {
     std::vector<ClockOffset> clockOffsets;
     Verdict verdict;
 };
-Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace);
+/// `progress` (optional) hears each phase as it starts: ClockSkew..Outcome, done 1..EnginePhaseCount.
+Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vector<Event> events, TraceSink& trace,
+                      ProgressSink* progress = nullptr);
 
 /// Old event id -> new event id, produced whenever the pipeline renumbers events.
 using EventRenumbering = std::unordered_map<std::uint64_t, std::uint64_t>;

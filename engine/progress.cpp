@@ -11,6 +11,12 @@ namespace {
 constexpr EnumName<ProgressStage> kStages[] = {
     {ProgressStage::ReadingFiles, "reading files"},
     {ProgressStage::Correlating, "correlating"},
+    {ProgressStage::ClockSkew, "estimating clock skew"},
+    {ProgressStage::EarlyRules, "early rules"},
+    {ProgressStage::Symptoms, "building symptoms"},
+    {ProgressStage::Refine, "merging and refining"},
+    {ProgressStage::Priority, "prioritizing"},
+    {ProgressStage::Outcome, "choosing the outcome"},
     {ProgressStage::Verdict, "verdict"},
     {ProgressStage::Replay, "replay"},
     {ProgressStage::Regex, "regex"},

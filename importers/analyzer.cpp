@@ -231,7 +231,7 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     if (options.progress)
         options.progress->progress(engine::ProgressStage::Correlating, 0, 1);
     Trace trace;
-    Correlation c = correlate(catalog, std::move(ctx), std::move(events), trace);
+    Correlation c = correlate(catalog, std::move(ctx), std::move(events), trace, options.progress);
     result.context = std::move(c.context);
     result.events = std::move(c.events);
     result.symptoms = std::move(c.symptoms);

@@ -145,7 +145,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
         stats.error = true;
     if (stats.error && error && !error->empty())
         stats.errorText = *error;
-    m_bytesDone += entry.file.size;
+    reportProgress(m_bytesDone += entry.file.size);  // small files never reach the in-file report
     if (fs.sniffed.format == Format::NvidiaBugReport && fs.kernelRecords > 0)
         cov.kind = SourceKind::Kernel;  // it carries the node's kernel log
     describe(stats, fs, cov);

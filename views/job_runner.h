@@ -59,13 +59,19 @@ public:
                     on.result(watcher->resultAt(index));
             });
         if (on.progress) {
-            QObject::connect(watcher, &QFutureWatcherBase::progressTextChanged, m_owner, [=](const QString& text) {
+            // Each update signals the value first, then the text; the text that goes with a value is the last
+            // text signalled (the watcher's own accessors already hold later updates).
+            auto text = std::make_shared<QString>();
+            auto value = std::make_shared<int>(0);
+            QObject::connect(watcher, &QFutureWatcherBase::progressTextChanged, m_owner, [=](const QString& t) {
+                *text = t;
                 if (latest())
-                    on.progress(text, watcher->progressValue());
+                    on.progress(t, *value);
             });
-            QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, m_owner, [=](int value) {
-                if (latest())
-                    on.progress(watcher->progressText(), value);
+            QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, m_owner, [=](int v) {
+                *value = v;
+                if (latest() && !text->isEmpty())
+                    on.progress(*text, v);
             });
         }
         QObject::connect(watcher, &QFutureWatcherBase::finished, m_owner, [=] {

@@ -54,8 +54,15 @@ public:
         switch (stage) {
         case engine::ProgressStage::ReadingFiles:
             return report(QStringLiteral("reading files and extracting"), 50 + scaled(done, total, 800));
-        case engine::ProgressStage::Correlating: return report(QStringLiteral("correlating"), 870);
-        case engine::ProgressStage::Verdict: return report(QStringLiteral("verdict"), 920);
+        case engine::ProgressStage::Correlating: return report(QStringLiteral("correlating"), 860);
+        case engine::ProgressStage::ClockSkew:
+        case engine::ProgressStage::EarlyRules:
+        case engine::ProgressStage::Symptoms:
+        case engine::ProgressStage::Refine:
+        case engine::ProgressStage::Priority:
+        case engine::ProgressStage::Outcome:  // one step of 10 per-mille each, after the reading
+            return report(QString::fromUtf8(engine::toString(stage)), 860 + 10 * static_cast<int>(done));
+        case engine::ProgressStage::Verdict: return report(QStringLiteral("verdict"), 930);
         default: return report(QString::fromUtf8(engine::toString(stage)), -1);
         }
     }
@@ -101,7 +108,7 @@ void runJob(QPromise<StageResult>& promise, const std::string& path, CatalogCach
     promise.setProgressRange(0, 1000);
     ProgressAdapter progress(promise, cancel);
     if (QFileInfo(QString::fromStdString(path)).isDir()) {
-        progress.report(QStringLiteral("listing bundle"), 0);
+        progress.report(QStringLiteral("listing bundle"), 1);  // Qt keeps only a growing value
         promise.addResult(indexedStage(path));
     }
     progress.report(QStringLiteral("loading rules"), 20);

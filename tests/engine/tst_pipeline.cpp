@@ -234,6 +234,32 @@ private Q_SLOTS:
         QVERIFY(run.verdict.rootCause->summary.find("reason 43") != std::string::npos);
     }
 
+    void correlateNamesEachPhase()
+    {
+        struct Recorder : ProgressSink {
+            std::vector<std::pair<ProgressStage, std::uint64_t>> seen;
+            void progress(ProgressStage stage, std::uint64_t done, std::uint64_t total) override
+            {
+                QCOMPARE(total, EnginePhaseCount);
+                seen.emplace_back(stage, done);
+            }
+        } recorder;
+        const auto cat = tests::sourceCatalog();
+        Trace trace;
+        std::vector<Event> events{makeEvent_("nvlink_signal_integrity", "n1", 0, 0)};
+        const Correlation c = correlate(*cat, ExecutionContext(), std::move(events), trace, &recorder);
+        QVERIFY(!c.verdict.terminalState.empty());
+        const std::vector<ProgressStage> order{ProgressStage::ClockSkew, ProgressStage::EarlyRules,
+                                               ProgressStage::Symptoms,  ProgressStage::Refine,
+                                               ProgressStage::Priority,  ProgressStage::Outcome};
+        QCOMPARE(recorder.seen.size(), order.size());
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            QVERIFY(recorder.seen[i].first == order[i]);
+            QCOMPARE(recorder.seen[i].second, i + 1);
+            QVERIFY(std::string(toString(order[i])).size() > 3);  // a name a front end can show
+        }
+    }
+
     void timeFormatting()
     {
         QCOMPARE(formatTime(parseIsoTime("2026-04-22T21:34:20.118251Z")), std::string("2026-04-22T21:34:20.118251Z"));
