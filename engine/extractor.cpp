@@ -47,6 +47,18 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
 
 ExtractorSet::~ExtractorSet() = default;
 
+namespace {
+
+/// The field a named group sets: `gpu__2` sets `gpu`, so that several alternatives of one pattern can each capture
+/// the same field (RE2 forbids a repeated group name).
+std::string captureField(const std::string& group)
+{
+    const auto cut = group.find("__");
+    return cut == std::string::npos || cut == 0 ? group : group.substr(0, cut);
+}
+
+}  // namespace
+
 bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::string, std::string>& captures)
 {
     if (!rule.re)
@@ -59,8 +71,8 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::s
         return false;
     for (const auto& [name, index] : re.NamedCapturingGroups()) {
         const auto& piece = pieces[static_cast<std::size_t>(index)];
-        if (piece.data() != nullptr)
-            captures[name] = std::string(piece.data(), piece.size());
+        if (piece.data() != nullptr)  // groups are visited by name, so of two aliases the shorter name wins
+            captures.try_emplace(captureField(name), piece.data(), piece.size());
     }
     return true;
 }

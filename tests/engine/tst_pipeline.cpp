@@ -10,6 +10,8 @@
 
 #include <QtTest>
 
+#include <re2/re2.h>
+
 using namespace attrib;
 using namespace attrib::engine;
 
@@ -77,6 +79,22 @@ private Q_SLOTS:
         out.clear();  // a host named by its address stays whole (it was cut to "10" at the first dot)
         QVERIFY(set.match(SourceKind::Slurm, "srun: error: 10.0.0.5: task 3: Exited with exit code 2", out));
         QCOMPARE(makeEvent(out.front(), obs).node, std::string("10.0.0.5"));
+    }
+
+    void aliasedGroupsSetOneField()
+    {
+        ExtractorRule rule;
+        rule.re = std::make_shared<re2::RE2>(R"(GPU (?P<gpu__a>\d+) lost|lost GPU#(?P<gpu__b>\d+) on (?P<node>\S+))");
+        QVERIFY(rule.re->ok());
+        std::map<std::string, std::string> captures;
+        QVERIFY(matchRule(rule, "kernel: lost GPU#5 on n7", captures));
+        QCOMPARE(captures.size(), std::size_t(2));
+        QCOMPARE(captures.at("gpu"), std::string("5"));
+        QCOMPARE(captures.at("node"), std::string("n7"));
+        captures.clear();
+        QVERIFY(matchRule(rule, "GPU 3 lost", captures));
+        QCOMPARE(captures.at("gpu"), std::string("3"));
+        QVERIFY(!captures.count("gpu__a"));
     }
 
     void pciForms()
