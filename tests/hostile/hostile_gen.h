@@ -110,4 +110,33 @@ inline std::string gzipOf(const std::string& data)
     return out;
 }
 
+/// `head`, then `zeros` zero bytes, then `tail`, as one gzip member deflated as a stream (a bomb is never held).
+inline std::string gzipZeros(const std::string& head, std::uint64_t zeros, const std::string& tail)
+{
+    z_stream z{};
+    deflateInit2(&z, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+    std::string out;
+    std::vector<unsigned char> buffer(1 << 20);
+    const auto feed = [&](const char* data, std::size_t size, int flush) {
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data));
+        z.avail_in = static_cast<uInt>(size);
+        do {
+            z.next_out = buffer.data();
+            z.avail_out = static_cast<uInt>(buffer.size());
+            deflate(&z, flush);
+            out.append(reinterpret_cast<const char*>(buffer.data()), buffer.size() - z.avail_out);
+        } while (z.avail_out == 0);
+    };
+    feed(head.data(), head.size(), Z_NO_FLUSH);
+    const std::string block(1 << 20, '\0');
+    for (std::uint64_t left = zeros; left > 0;) {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, block.size()));
+        feed(block.data(), n, Z_NO_FLUSH);
+        left -= n;
+    }
+    feed(tail.data(), tail.size(), Z_FINISH);
+    deflateEnd(&z);
+    return out;
+}
+
 }  // namespace attrib::tests

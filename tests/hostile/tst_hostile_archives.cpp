@@ -75,6 +75,20 @@ private Q_SLOTS:
         qInfo("bomb in a rejected member: %s", r.summary().c_str());
     }
 
+    void rejectedMemberBombInATarGzStopsAtTheRatio()
+    {
+        // The gzip path (zlib, so that the trailer is checked) must charge skipped bytes like libarchive's filters.
+        const fs::path dir = m_tmp.scratch("gzbomb");
+        const std::string head =
+            tests::tarMember("bundle/nodes/node-07/kern.log", XidLine) + tests::tarHeader("/etc/evil.log", 1ULL << 30);
+        tests::writeFile(dir / "bundle.tar.gz", tests::gzipZeros(head, 1ULL << 30, tests::tarEnd()));
+        const auto r = tests::analyzeLimited(dir / "bundle.tar.gz", dir);
+        QVERIFY2(!r.timedOut && r.exitCode == 0, r.summary().c_str());
+        QVERIFY2(r.out.find("ratio") != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("node-07") != std::string::npos, r.out.c_str());
+        qInfo("gzip bomb in a rejected member: %s", r.summary().c_str());
+    }
+
     void bombInAFolderArchiveIsBoundedToo()
     {
         const fs::path dir = m_tmp.scratch("folder-bomb");
