@@ -153,7 +153,8 @@ void LearnController::onVerdict()
         entries.removeLast();
     m_verdicts.setValue(VerdictGroup + QStringLiteral("/entries"), entries);
     refreshRecent();
-    m_learn->showActual(bundle, engine::verdictToJson(analysis->r()));
+    if (m_learn->isSample(bundle))  // the whole verdict as JSON costs ~0.1 s on the GUI thread for a large job
+        m_learn->showActual(bundle, engine::verdictToJson(analysis->r()));
 }
 
 QList<views::RecentEntry> LearnController::recentEntries() const

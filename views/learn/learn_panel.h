@@ -32,6 +32,8 @@ public:
     /// Shows expected vs actual when `bundlePath` is one of the samples (and selects it). Returns the
     /// differences (empty: the engine agrees with the lesson); an empty list too when it is not a sample.
     QStringList showActual(const QString& bundlePath, const nlohmann::ordered_json& verdict);
+    /// Whether `bundlePath` is one of the lessons' samples (only those are compared with a verdict).
+    bool isSample(const QString& bundlePath) const { return sampleAt(bundlePath) != nullptr; }
     /// True while the comparison table shows the engine agreeing with the selected sample's lesson.
     bool agrees() const { return m_agrees; }
 
