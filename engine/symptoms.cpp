@@ -80,7 +80,9 @@ void absorb(Symptom& s, const Event& e)
         s.timeSource = e.timeSource;
     if (e.time != NoTime && (comparable || better) && (s.lastSeen == NoTime || e.time > s.lastSeen))
         s.lastSeen = e.time;
-    ++s.count;
+    // A folded event stands for its repeats too (a storm's lines, counted but not kept).
+    const std::uint64_t count = std::uint64_t{s.count} + 1 + e.folded;
+    s.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, UINT32_MAX));
     s.events.push_back(e.id);
     s.evidence.insert(s.evidence.end(), e.observations.begin(), e.observations.end());
 }
