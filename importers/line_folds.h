@@ -2,9 +2,9 @@
 // Folding repeated matched lines (issue 13, log storms): within one file, a line whose matches repeat an earlier
 // line's exactly (same collector kind, node, rank, GPU, labels, and the same extractor rules with the same
 // captures) adds nothing a rule can see but its time and position. The first `Kept` such lines stay whole; after
-// them a tail observation (and its events) stands for the lines of up to `Window` after its first one: it holds
+// them a tail observation (and its events) stands for the lines less than `Window` after its first one: it holds
 // the latest of them and counts the others (`Observation::folded`, `Event::folded`). A line further away starts
-// the next tail, so a gap between lines longer than `Window` stays visible to the rules' time windows (bursts,
+// the next tail, so a gap between lines of `Window` or more stays visible to the rules' time windows (bursts,
 // occurrences), counts, first/last times and the shown evidence stay, and memory grows with the storm's duration
 // (one tail per signature and second at most), not with its lines.
 #pragma once
@@ -26,7 +26,8 @@ public:
     /// Signatures tracked per file; lines of further signatures are kept whole (a file of all-different lines
     /// must not grow a table beside its observations).
     static constexpr std::size_t MaxSignatures = 4096;
-    /// How far in time the lines folded into one tail may be from its first line.
+    /// How far in time the lines folded into one tail may be from its first line (exclusive: lines a dmesg second
+    /// apart never fold).
     static constexpr engine::TimeNs Window = engine::NsPerSec;
 
     struct Slot {
@@ -35,12 +36,12 @@ public:
         std::size_t firstEvent = 0;             ///< the tail's first event in the file's events
         engine::TimeNs since = engine::NoTime;  ///< time of the tail's first line
 
-        /// Whether a line at `t` folds into the tail (both untimed, or within Window of its first line).
+        /// Whether a line at `t` folds into the tail (both untimed, or less than Window from its first line).
         bool folds(engine::TimeNs t) const
         {
             if (t == engine::NoTime || since == engine::NoTime)
                 return t == since;
-            return (t > since ? t - since : since - t) <= Window;
+            return (t > since ? t - since : since - t) < Window;
         }
     };
 
