@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Phases 4-6: early rules, per-node symptoms, per-node scrub, job-wide merge.
+#include "engine/event_pack.h"
 #include "engine/json_util.h"
 #include "engine/number.h"
 #include "engine/pipeline.h"
@@ -226,15 +227,16 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
             rules.push_back(&entry);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
     // A rule that throws changes nothing. One copy of the phase's input (not one per rule) makes that possible:
-    // after a failure the input of the failed rule is rebuilt from it by replaying the rules before.
-    const std::vector<Event> input = rules.empty() ? std::vector<Event>() : events;
+    // after a failure the input of the failed rule is rebuilt from it by replaying the rules before. The copy
+    // is packed (engine/event_pack.h): held as live events it was the largest item of the memory peak.
+    const PackedEvents input = rules.empty() ? PackedEvents() : PackedEvents(events);
     const ExecutionContext inputContext = context;
     std::set<std::size_t> failed;
     for (std::size_t k = 0; k < rules.size(); ++k) {
         // The rule's steps name events by the ids of the moment: hold every step until the last renumbering.
         if (!applyEarlyRule(*rules[k], catalog, events, context, held)) {
             failed.insert(k);
-            events = input;
+            events = input.unpack();
             context = inputContext;
             replayEarlyRules(rules, k, failed, catalog, events, context);
         }
