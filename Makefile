@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SAMPLE ?= samples/nvlink-xid149
 
-.PHONY: all deps configure build run test bench package clean asan tsan
+.PHONY: all deps configure build run test bench package clean asan tsan clang tidy
 
 all: build
 
@@ -50,6 +50,18 @@ tsan: deps
 	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 QT_QPA_PLATFORM=offscreen \
 	  ctest --output-on-failure -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
+
+# The whole tree with clang++ and -Werror (Debug: compiles fastest; clang's warnings come from its front end, so
+# the optimisation level does not change them). -DATTRIB_FUZZ=ON adds the libFuzzer targets, which need clang, so
+# fuzz/ is compiled too and is in the compile commands that `make tidy` reads.
+clang: deps
+	cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DATTRIB_FUZZ=ON
+	cmake --build build-clang -j $(JOBS)
+
+# clang-tidy (.clang-tidy's checks) over every project .cpp with the clang tree's compile commands. Minutes per
+# core, so it is not part of `make test`; docs/checks.md has the figures.
+tidy: clang
+	scripts/check-tidy -B build-clang -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD)
