@@ -38,10 +38,19 @@ package: build
 bench: build
 	cd $(BUILD) && ctest --output-on-failure -L bench
 
+# AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) over the suite of `make test`. Every report,
+# from a test or from a program a test starts (attrib, store_writer), goes to build-asan/sanitizer-reports/ and
+# fails the run, also where a test expects a failure exit (WILL_FAIL) or captures stderr; UBSan stops at its
+# first report (halt_on_error) instead of printing it and going on.
+SAN_REPORTS = $(CURDIR)/build-asan/sanitizer-reports
 asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTRIB_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -LE bench
+	rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
+	cd build-asan && ASAN_OPTIONS=log_path=$(SAN_REPORTS)/asan \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_REPORTS)/ubsan \
+	  ctest --output-on-failure -j $(JOBS) -LE 'bench|package'
+	@if [ -n "$$(ls -A $(SAN_REPORTS))" ]; then head -n 40 $(SAN_REPORTS)/*; echo "asan: reports in $(SAN_REPORTS)"; exit 1; fi
 
 # ThreadSanitizer over the threaded parts: the GUI job controller, the rule bench's controller and the engine tests.
 TSAN_TESTS = tst_job_controller tst_rule_bench tst_catalog tst_clock_skew tst_pipeline tst_symptom_graph tst_trace_replay tst_verdict_diff
