@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 SAMPLE ?= samples/nvlink-xid149
 
-.PHONY: all deps configure build run test bench package clean asan tsan
+.PHONY: all deps configure build run test bench package clean asan tsan clang tidy
 
 all: build
 
@@ -38,10 +38,19 @@ package: build
 bench: build
 	cd $(BUILD) && ctest --output-on-failure -L bench
 
+# AddressSanitizer + UndefinedBehaviorSanitizer (+ LeakSanitizer) over the suite of `make test`. Every report,
+# from a test or from a program a test starts (attrib, store_writer), goes to build-asan/sanitizer-reports/ and
+# fails the run, also where a test expects a failure exit (WILL_FAIL) or captures stderr; UBSan stops at its
+# first report (halt_on_error) instead of printing it and going on.
+SAN_REPORTS = $(CURDIR)/build-asan/sanitizer-reports
 asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTRIB_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ctest --output-on-failure -LE bench
+	rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
+	cd build-asan && ASAN_OPTIONS=log_path=$(SAN_REPORTS)/asan \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_REPORTS)/ubsan \
+	  ctest --output-on-failure -j $(JOBS) -LE 'bench|package'
+	@if [ -n "$$(ls -A $(SAN_REPORTS))" ]; then head -n 40 $(SAN_REPORTS)/*; echo "asan: reports in $(SAN_REPORTS)"; exit 1; fi
 
 # ThreadSanitizer over the threaded parts: the GUI job controller, the rule bench's controller and the engine tests.
 TSAN_TESTS = tst_job_controller tst_rule_bench tst_catalog tst_clock_skew tst_pipeline tst_symptom_graph tst_trace_replay tst_verdict_diff
@@ -50,6 +59,18 @@ tsan: deps
 	cmake --build build-tsan -j $(JOBS) --target $(TSAN_TESTS)
 	cd build-tsan && TSAN_OPTIONS=halt_on_error=1 QT_QPA_PLATFORM=offscreen \
 	  ctest --output-on-failure -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
+
+# The whole tree with clang++ and -Werror (Debug: compiles fastest; clang's warnings come from its front end, so
+# the optimisation level does not change them). -DATTRIB_FUZZ=ON adds the libFuzzer targets, which need clang, so
+# fuzz/ is compiled too and is in the compile commands that `make tidy` reads.
+clang: deps
+	cmake -S . -B build-clang -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ -DATTRIB_FUZZ=ON
+	cmake --build build-clang -j $(JOBS)
+
+# clang-tidy (.clang-tidy's checks) over every project .cpp with the clang tree's compile commands. Minutes per
+# core, so it is not part of `make test`; docs/checks.md has the figures.
+tidy: clang
+	scripts/check-tidy -B build-clang -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD)

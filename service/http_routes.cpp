@@ -55,16 +55,14 @@ void Service::addRoutes()
         immediate(req, std::move(res), "/metrics", r);
     });
     m_http.route("/v1/catalog", Method::Get, [this](const QHttpServerRequest& req, Responder&& res) {
-        dispatch(req, std::move(res), "/v1/catalog", [this](const engine::CancelFlag&) {
-            return catalogReply(*m_catalog);
-        });
+        dispatch(req, std::move(res), "/v1/catalog",
+                 [this](const engine::CancelFlag&) { return catalogReply(*m_catalog); });
     });
     m_http.route("/v1/attributions", Method::Post, [this](const QHttpServerRequest& req, Responder&& res) {
         AttributionRequest in{http::contentType(req), http::queryItems(req), req.body().toStdString()};
-        dispatch(req, std::move(res), "/v1/attributions",
-                 [this, in = std::move(in)](const engine::CancelFlag& cancel) {
-                     return postAttribution(in, m_catalog, m_store.get(), &cancel, m_config.maxObservations);
-                 });
+        dispatch(req, std::move(res), "/v1/attributions", [this, in = std::move(in)](const engine::CancelFlag& cancel) {
+            return postAttribution(in, m_catalog, m_store.get(), &cancel, m_config.maxObservations);
+        });
     });
     m_http.route("/v1/attributions", Method::Get, [this](const QHttpServerRequest& req, Responder&& res) {
         dispatch(req, std::move(res), "/v1/attributions", [this, q = http::queryItems(req)](const auto&) {
@@ -86,27 +84,28 @@ void Service::addRoutes()
                  });
     m_http.setMissingHandler([this](const QHttpServerRequest& req, Responder&& res) {
         immediate(req, std::move(res), "other",
-                  errorReply(404, "no such route: " + http::methodName(req.method()) + " " +
+                  errorReply(404,
+                             "no such route: " + http::methodName(req.method()) + " " +
                                  req.url().path().left(200).toStdString()));
     });
 }
 
-void Service::dispatch(const QHttpServerRequest& request, QHttpServerResponder&& responder, const char* route,
-                       Job job)
+void Service::dispatch(const QHttpServerRequest& request, QHttpServerResponder&& responder, const char* route, Job job)
 {
     Reply refusal;
     if (!authorized(request)) {
         refusal = errorReply(401, "a bearer token is required (Authorization: Bearer ...)");
         refusal.headers.push_back({"WWW-Authenticate", "Bearer"});
     } else if (request.body().size() > m_config.maxBodyBytes) {
-        refusal = errorReply(413, "the body has " + std::to_string(request.body().size()) +
+        refusal = errorReply(413,
+                             "the body has " + std::to_string(request.body().size()) +
                                  " bytes; this Service accepts at most " + std::to_string(m_config.maxBodyBytes),
                              "body");
     } else if (m_draining) {
         refusal = errorReply(503, "the Service is shutting down");
     } else if (m_admitted >= m_config.workers + m_config.queueLimit) {
-        refusal = errorReply(429, "too many requests at once: " + std::to_string(m_admitted) +
-                                 " are running or queued; retry later");
+        refusal = errorReply(
+            429, "too many requests at once: " + std::to_string(m_admitted) + " are running or queued; retry later");
         refusal.headers.push_back({"Retry-After", "1"});
     }
     if (refusal.status != 200) {
@@ -123,8 +122,10 @@ void Service::dispatch(const QHttpServerRequest& request, QHttpServerResponder&&
     QTimer::singleShot(m_config.timeLimitMs, this, [this, weak = std::weak_ptr<PendingRequest>(pending)] {
         if (auto p = weak.lock()) {
             p->cancel = true;
-            answer(p, errorReply(504, "no answer within the Service's time limit of " +
-                                          std::to_string(m_config.timeLimitMs) + " ms"));
+            answer(p,
+                   errorReply(504,
+                              "no answer within the Service's time limit of " + std::to_string(m_config.timeLimitMs) +
+                                  " ms"));
         }
     });
     m_pool.start([this, pending, job = std::move(job)] {
@@ -134,7 +135,8 @@ void Service::dispatch(const QHttpServerRequest& request, QHttpServerResponder&&
             reply = http::runGuarded(job, pending->cancel);
             --m_running;
         }
-        QMetaObject::invokeMethod(this, [this, pending, reply] { finished(pending, reply); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, pending, reply] { finished(pending, reply); }, Qt::QueuedConnection);
     });
 }
 

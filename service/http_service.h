@@ -24,12 +24,12 @@ namespace attrib::service {
 
 struct ServiceConfig {
     QHostAddress address = QHostAddress::LocalHost;
-    quint16 port = 8000;              ///< 0 = any free port (tests)
-    QByteArray token;                 ///< empty = no authentication
-    qint64 maxBodyBytes = 64 << 20;   ///< larger bodies get 413
-    int workers = 2;                  ///< attributions computed at once
-    int queueLimit = 16;              ///< admitted requests waiting for a worker; beyond: 429
-    int timeLimitMs = 60'000;         ///< per request, from arrival; beyond: 504
+    quint16 port = 8000;             ///< 0 = any free port (tests)
+    QByteArray token;                ///< empty = no authentication
+    qint64 maxBodyBytes = 64 << 20;  ///< larger bodies get 413
+    int workers = 2;                 ///< attributions computed at once
+    int queueLimit = 16;             ///< admitted requests waiting for a worker; beyond: 429
+    int timeLimitMs = 60'000;        ///< per request, from arrival; beyond: 504
     std::size_t maxObservations = 2'000'000;
 };
 

@@ -18,7 +18,7 @@ namespace attrib::service {
 class ServiceMetrics {
 public:
     /// Latency bucket bounds in seconds (the histogram's `le` values).
-    static constexpr std::array<double, 12> Buckets = {0.005, 0.01, 0.025, 0.05, 0.1, 0.25,
+    static constexpr std::array<double, 12> Buckets = {0.005, 0.01, 0.025, 0.05, 0.1,  0.25,
                                                        0.5,   1.0,  2.5,   5.0,  10.0, 30.0};
 
     /// One answered request; `route` is the route pattern ("/v1/attributions/{id}"), not the raw path.

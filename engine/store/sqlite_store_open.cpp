@@ -46,7 +46,12 @@ void checkHeader(const std::string& path)
         pageSize = 65536;
     const std::uint32_t pages = bigEndian32(header + 28);
     const bool pagesValid = bigEndian32(header + 24) == bigEndian32(header + 92);
-    if (pagesValid && pages > 0 && size < pageSize * pages)
+    // A WAL checkpoint copies pages in page order, page 1 (with the new page count) first, and extends the file
+    // as it goes: a writer killed inside it leaves a short file whose missing pages are still in the -wal file,
+    // which SQLite replays on open. Only a short file without a WAL to complete it is truncated.
+    std::error_code walEc;
+    const bool walCompletes = fs::file_size(path + "-wal", walEc) > 0 && !walEc;
+    if (pagesValid && pages > 0 && size < pageSize * pages && !walCompletes)
         throw StoreError(StoreError::Kind::NotDatabase,
                          path + ": the case store is truncated: its header counts " + std::to_string(pages) +
                              " pages of " + std::to_string(pageSize) + " bytes but the file has " +

@@ -78,14 +78,10 @@ QString problemText(const ServiceEndpoint& endpoint, const ClientReply& reply)
     switch (reply.status) {
     case 401:
         return QStringLiteral("the Service at %1 wants a valid bearer token (401): set one (--token-file)").arg(where);
-    case 413:
-        return QStringLiteral("the request is too large for the Service (413): %1").arg(message);
-    case 429:
-        return QStringLiteral("the Service is busy (429): %1").arg(message);
-    case 504:
-        return QStringLiteral("the Service gave up within its time limit (504): %1").arg(message);
-    default:
-        return QStringLiteral("the Service answered %1: %2").arg(reply.status).arg(message);
+    case 413: return QStringLiteral("the request is too large for the Service (413): %1").arg(message);
+    case 429: return QStringLiteral("the Service is busy (429): %1").arg(message);
+    case 504: return QStringLiteral("the Service gave up within its time limit (504): %1").arg(message);
+    default: return QStringLiteral("the Service answered %1: %2").arg(reply.status).arg(message);
     }
 }
 

@@ -68,12 +68,9 @@ Attribution analyse(const std::string& path, const engine::CatalogPtr& catalog, 
 const char* archiveName(ArchiveKind kind)
 {
     switch (kind) {
-    case ArchiveKind::Tar:
-        return "upload.tar";
-    case ArchiveKind::TarGz:
-        return "upload.tar.gz";
-    case ArchiveKind::Zip:
-        break;
+    case ArchiveKind::Tar: return "upload.tar";
+    case ArchiveKind::TarGz: return "upload.tar.gz";
+    case ArchiveKind::Zip: break;
     }
     return "upload.zip";
 }

@@ -34,8 +34,9 @@ void checkTime(const json& j, const char* key, const std::string& where)
     requireType(j, key, json::value_t::string, where, "an ISO 8601 time string");
     if (j.contains(key) && j[key].is_string() && !j[key].get<std::string>().empty() &&
         engine::parseIsoTime(j[key].get<std::string>()) == engine::NoTime)
-        throw InputError(where + "." + key, "\"" + engine::jsonEscapedPrefix(j[key].get<std::string>()) +
-                                                "\" is not an ISO 8601 time (2026-04-22T21:34:20Z)");
+        throw InputError(where + "." + key,
+                         "\"" + engine::jsonEscapedPrefix(j[key].get<std::string>()) +
+                             "\" is not an ISO 8601 time (2026-04-22T21:34:20Z)");
 }
 
 void checkContext(const json& c, const std::string& where)

@@ -15,14 +15,10 @@ using nlohmann::json;
 const char* timeSourceName(engine::TimeSource s)
 {
     switch (s) {
-    case engine::TimeSource::YearInferred:
-        return "year-inferred";
-    case engine::TimeSource::BootRelative:
-        return "boot-relative";
-    case engine::TimeSource::Inherited:
-        return "inherited";
-    default:
-        return "absolute";
+    case engine::TimeSource::YearInferred: return "year-inferred";
+    case engine::TimeSource::BootRelative: return "boot-relative";
+    case engine::TimeSource::Inherited: return "inherited";
+    default: return "absolute";
     }
 }
 

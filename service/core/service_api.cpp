@@ -73,7 +73,8 @@ Reply postAttribution(const AttributionRequest& request, const engine::CatalogPt
 {
     const auto archive = archiveKind(request.contentType);
     if (!archive && !isObservationType(request.contentType))
-        return errorReply(415, "Content-Type " + request.contentType +
+        return errorReply(415,
+                          "Content-Type " + request.contentType +
                               " is not accepted: send application/json, application/x-ndjson, application/gzip "
                               "(a .tar.gz bundle), application/x-tar or application/zip",
                           "Content-Type");
@@ -98,8 +99,7 @@ Reply postAttribution(const AttributionRequest& request, const engine::CatalogPt
     Reply reply = verdictReply(a, wantsTrace(request.query));
     if (store) {
         const auto record =
-            attributionRecord(a, &doc, archive ? "service:archive" : "service:observations",
-                              store::nowNs());
+            attributionRecord(a, &doc, archive ? "service:archive" : "service:observations", store::nowNs());
         const std::int64_t id = store->with([&](store::CaseStore& s) { return s.addCase(record); });
         reply.headers.push_back({"X-Attribution-Id", std::to_string(id)});
         reply.headers.push_back({"Location", "/v1/attributions/" + std::to_string(id)});

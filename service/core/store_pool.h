@@ -28,8 +28,7 @@ public:
     const std::string& spec() const { return m_spec; }
 
     /// Runs `work` with a connection of its own; a connection that threw is dropped, not reused.
-    template <typename F>
-    auto with(F&& work) -> decltype(work(std::declval<store::CaseStore&>()))
+    template <typename F> auto with(F&& work) -> decltype(work(std::declval<store::CaseStore&>()))
     {
         std::unique_ptr<store::CaseStore> c = take();  // an exception drops it with `c`
         if constexpr (std::is_void_v<decltype(work(*c))>) {

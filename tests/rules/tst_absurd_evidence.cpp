@@ -115,7 +115,14 @@ private Q_SLOTS:
             for (const auto& [k, v] : e.attrs)
                 attrBytes += k.size() + v.size();
         QVERIFY2(attrBytes / Lines < 1024, qPrintable(QString::number(attrBytes / Lines)));
-        QVERIFY2(peakRssMiB() < 512, qPrintable(QString::number(peakRssMiB())));
+        // AddressSanitizer adds shadow memory, redzones and up to 256 MiB of quarantined blocks (809 MiB seen):
+        // its bound is looser; the per-event attribute bound above is what checks linearity in every build.
+#if defined(__SANITIZE_ADDRESS__)
+        constexpr long limitMiB = 1536;
+#else
+        constexpr long limitMiB = 512;
+#endif
+        QVERIFY2(peakRssMiB() < limitMiB, qPrintable(QString::number(peakRssMiB())));
         qInfo("Xid storm of %d lines: %zu attribute bytes per event, peak RSS %ld MiB", Lines, attrBytes / Lines,
               peakRssMiB());
     }
