@@ -57,6 +57,9 @@ struct Observation {
     TimeNs time = NoTime;
     TimeSource timeSource = TimeSource::None;
     std::string text;  ///< message body after prefixes (kept only for matched lines)
+    /// Earlier lines just like this one (same matches, node, rank, GPU) counted but not kept: a storm's repeats
+    /// fold into one observation that shows the latest line (importers/line_folds.h). It stands for 1 + folded lines.
+    std::uint64_t folded = 0;
     // Metric samples
     std::string metric;
     double value = 0;
@@ -78,6 +81,7 @@ struct Event {
     bool sympathetic = false;                  ///< a follow-up of another fault (Xid 45, 154, ...)
     std::map<std::string, std::string> attrs;  ///< decoded fields, sorted for determinism
     std::vector<std::uint64_t> observations;
+    std::uint64_t folded = 0;  ///< repeats of its line folded into it: the event stands for 1 + folded events
 };
 
 enum class SymptomStatus { Active, Demoted, Scrubbed };

@@ -388,22 +388,24 @@ void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
         byRule[e.rule].push_back(&e);
     for (const auto& [rule, list] : byRule) {
         std::set<std::string> nodes;
+        std::uint64_t lines = 0;  // folded repeats included
         TraceStep step;
         step.phase = TracePhase::Extract;
         step.rule = rule;
         step.action = TraceAction::Match;
         for (const Event* e : list) {
             nodes.insert(e->node.empty() ? std::string("job") : e->node);
+            lines += 1 + e->folded;
             if (step.events.size() < 200)
                 step.events.push_back(e->id);
         }
         std::string nodeList;
         for (const auto& n : nodes)
             nodeList += (nodeList.empty() ? "" : ", ") + n;
-        step.details["lines"] = std::to_string(list.size());
+        step.details["lines"] = std::to_string(lines);
         step.details["nodes"] = nodeList;
         step.details["event"] = list.front()->type;
-        step.summary = rule + " matched " + std::to_string(list.size()) + " line(s) on " + nodeList;
+        step.summary = rule + " matched " + std::to_string(lines) + " line(s) on " + nodeList;
         trace.record(std::move(step));
     }
 }

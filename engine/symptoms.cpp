@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Phases 4-6: early rules, per-node symptoms, per-node scrub, job-wide merge.
+#include "engine/event_pack.h"
 #include "engine/json_util.h"
 #include "engine/number.h"
 #include "engine/pipeline.h"
@@ -80,7 +81,9 @@ void absorb(Symptom& s, const Event& e)
         s.timeSource = e.timeSource;
     if (e.time != NoTime && (comparable || better) && (s.lastSeen == NoTime || e.time > s.lastSeen))
         s.lastSeen = e.time;
-    ++s.count;
+    // A folded event stands for its repeats too (a storm's lines, counted but not kept).
+    const std::uint64_t count = std::uint64_t{s.count} + 1 + e.folded;
+    s.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(count, UINT32_MAX));
     s.events.push_back(e.id);
     s.evidence.insert(s.evidence.end(), e.observations.begin(), e.observations.end());
 }
@@ -224,15 +227,16 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
             rules.push_back(&entry);
     std::stable_sort(rules.begin(), rules.end(), [](auto* a, auto* b) { return a->order < b->order; });
     // A rule that throws changes nothing. One copy of the phase's input (not one per rule) makes that possible:
-    // after a failure the input of the failed rule is rebuilt from it by replaying the rules before.
-    const std::vector<Event> input = rules.empty() ? std::vector<Event>() : events;
+    // after a failure the input of the failed rule is rebuilt from it by replaying the rules before. The copy
+    // is packed (engine/event_pack.h): held as live events it was the largest item of the memory peak.
+    const PackedEvents input = rules.empty() ? PackedEvents() : PackedEvents(events);
     const ExecutionContext inputContext = context;
     std::set<std::size_t> failed;
     for (std::size_t k = 0; k < rules.size(); ++k) {
         // The rule's steps name events by the ids of the moment: hold every step until the last renumbering.
         if (!applyEarlyRule(*rules[k], catalog, events, context, held)) {
             failed.insert(k);
-            events = input;
+            events = input.unpack();
             context = inputContext;
             replayEarlyRules(rules, k, failed, catalog, events, context);
         }

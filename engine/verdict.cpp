@@ -33,6 +33,16 @@ const Observation* AnalysisResult::observation(std::uint64_t id) const
     return it != observations.end() && it->id == id ? &*it : nullptr;
 }
 
+std::uint64_t AnalysisResult::evidenceLines(const Symptom& symptom) const
+{
+    std::uint64_t lines = 0;
+    for (const std::uint64_t id : symptom.evidence) {
+        const Observation* o = observation(id);
+        lines += 1 + (o ? o->folded : 0);
+    }
+    return lines;
+}
+
 const Symptom* AnalysisResult::symptom(const std::string& id) const
 {
     auto it = std::lower_bound(symptoms.begin(), symptoms.end(), id,

@@ -98,6 +98,8 @@ struct AnalysisResult {
     const Observation* observation(std::uint64_t id) const;
     const Symptom* symptom(const std::string& id) const;
     const Event* event(std::uint64_t id) const;
+    /// The evidence lines of a symptom, the folded repeats of its observations included (>= evidence.size()).
+    std::uint64_t evidenceLines(const Symptom& symptom) const;
 };
 
 /// The engine's version string.

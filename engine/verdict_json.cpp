@@ -59,7 +59,7 @@ ordered_json symptomJson(const AnalysisResult& r, const Symptom& s)
         attrs[k] = v;
     j["attributes"] = attrs;
     j["evidence"] = evidenceJson(r, s);
-    j["evidence_total"] = s.evidence.size();
+    j["evidence_total"] = r.evidenceLines(s);
     return j;
 }
 

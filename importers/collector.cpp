@@ -257,9 +257,31 @@ void Collector::keep(Record& r, SourceKind kind, const std::string& node, FileSt
     for (auto& [k, v] : r.labels)
         if (k.rfind("context.", 0) != 0)
             obs.labels.emplace(k, v);
+    LineFolds::Slot* slot = fs.folds.find(lineSignature(obs, shard.matches));
+    if (slot && slot->seen > LineFolds::Kept && slot->folds(obs.time)) {
+        fold(*slot, std::move(obs), shard);
+        return;
+    }
+    if (slot && ++slot->seen > LineFolds::Kept)  // this line becomes the tail that later repeats fold into
+        *slot = {slot->seen, shard.observations.size(), shard.events.size(), obs.time};
     for (const auto& m : shard.matches)
         shard.events.push_back(makeEvent(m, obs));
     shard.observations.push_back(std::move(obs));
+}
+
+/// A repeat after the kept lines of its signature: it replaces the tail (the latest line is the one shown) and
+/// the tail counts one more folded line. Its matches are the tail's (same signature), so its events too.
+void Collector::fold(const LineFolds::Slot& slot, Observation obs, FileShard& shard)
+{
+    Observation& tail = shard.observations[slot.observation];
+    obs.id = tail.id;
+    obs.folded = tail.folded + 1;
+    tail = std::move(obs);
+    for (std::size_t i = 0; i < shard.matches.size(); ++i) {
+        Event e = makeEvent(shard.matches[i], tail);
+        e.folded = tail.folded;
+        shard.events[slot.firstEvent + i] = std::move(e);
+    }
 }
 
 void Collector::onMetric(const Record& r, const std::string& node, FileState& fs)

@@ -15,6 +15,7 @@
 #include "importers/bundle.h"
 #include "importers/coverage.h"
 #include "importers/leads.h"
+#include "importers/line_folds.h"
 #include "importers/records.h"
 
 #include <atomic>
@@ -87,12 +88,14 @@ private:
         std::string lastNode;
         engine::FileCoverage* cov = nullptr;
         FileShard* shard = nullptr;
+        LineFolds folds;  ///< repeated matched lines of this file
     };
 
     bool onRecord(Record& r, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
     void keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
+    void fold(const LineFolds::Slot& slot, engine::Observation obs, FileShard& shard);
     void onMetric(const Record& r, const std::string& node, FileState& fs);
     void collectContext(const std::map<std::string, std::string>& labels, FileState& fs);
     void reportProgress(std::uint64_t done);

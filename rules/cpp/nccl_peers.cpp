@@ -189,7 +189,9 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
 {
     std::set<std::string> addresses, reporterNodes, entries;
     std::string reporters;
+    std::uint64_t lines = 0;  // a folded report stands for its repeats too
     for (const auto& r : reports) {
+        lines += 1 + r.event->folded;
         addresses.insert(r.address);
         reporterNodes.insert(r.event->node);
         const std::string status = eventAttr(*r.event, "status");
@@ -213,10 +215,11 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
         e.time = r.event->time;
         e.timeSource = r.event->timeSource;
         e.observations = r.event->observations;
+        e.folded = r.event->folded;
         e.attrs = {{"peer_ips", ips},
                    {"reporters", reporters},
                    {"support", std::to_string(reporterNodes.size())},
-                   {"reports", std::to_string(reports.size())}};
+                   {"reports", std::to_string(lines)}};
         if (!stronger.empty())
             e.attrs["stronger"] = stronger;
         out.push_back(std::move(e));
@@ -233,11 +236,14 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
     const auto book = learnAddresses(events, nodes, trace);
     const auto byPeer = resolve(events, book, nodes, trace);
     std::map<std::string, std::size_t> support;
+    std::map<std::string, std::uint64_t> lines;  // reports, folded repeats included
     std::size_t top = 0;
     for (const auto& [node, reports] : byPeer) {
         std::set<std::string> reporters;
-        for (const auto& r : reports)
+        for (const auto& r : reports) {
             reporters.insert(r.event->node);
+            lines[node] += 1 + r.event->folded;
+        }
         support[node] = reporters.size();
         top = std::max(top, reporters.size());
     }
@@ -254,7 +260,7 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
              strong ? std::string() : strongest, added);
         TraceStep s =
             step(id(), TraceAction::Resolve,
-                 node + " named by " + std::to_string(support[node]) + " node(s) in " + std::to_string(reports.size()) +
+                 node + " named by " + std::to_string(support[node]) + " node(s) in " + std::to_string(lines[node]) +
                      " NCCL error(s)" + (strong ? ": suspect" : ": fewer reporters than " + strongest));
         s.node = node;
         for (const auto& r : reports)

@@ -3,6 +3,9 @@
 
 #include "views/presentation.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <QAction>
 #include <QHeaderView>
 #include <QLabel>
@@ -57,7 +60,9 @@ void DebuggerEvidencePanel::showSymptom(const engine::AnalysisSnapshot& result, 
         m_title->setText(tr("%1 is not in the final symptom set.").arg(symptomId));
         return;
     }
-    m_title->setText(tr("%1: %n evidence line(s)", nullptr, static_cast<int>(s->evidence.size())).arg(symptomId));
+    m_title->setText(tr("%1: %n evidence line(s)", nullptr,
+                        static_cast<int>(std::min<std::uint64_t>(result->evidenceLines(*s), INT32_MAX)))
+                         .arg(symptomId));
     QList<QTreeWidgetItem*> items;
     for (std::size_t i = 0; i < s->evidence.size() && i < MaxLines; ++i) {
         const engine::Observation* o = result->observation(s->evidence[i]);

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// PackedEvents: LEB128 varints (signed values zigzag-encoded) and length-prefixed strings, field by field.
+#include "engine/event_pack.h"
+
+#include <stdexcept>
+
+namespace attrib::engine {
+
+namespace {
+
+void putUnsigned(std::string& out, std::uint64_t v)
+{
+    while (v >= 0x80) {
+        out += static_cast<char>((v & 0x7f) | 0x80);
+        v >>= 7;
+    }
+    out += static_cast<char>(v);
+}
+
+void putSigned(std::string& out, std::int64_t v)
+{
+    putUnsigned(out, (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
+}
+
+void putString(std::string& out, const std::string& s)
+{
+    putUnsigned(out, s.size());
+    out += s;
+}
+
+/// Reads back what the put functions wrote; the buffer is our own, so running past its end is a bug.
+class Reader {
+public:
+    explicit Reader(const std::string& bytes)
+        : m_bytes(bytes)
+    {
+    }
+
+    std::uint64_t getUnsigned()
+    {
+        std::uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            const auto byte = static_cast<unsigned char>(next());
+            v |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+            if ((byte & 0x80) == 0)
+                return v;
+        }
+        throw std::logic_error("PackedEvents: varint too long");
+    }
+
+    std::int64_t getSigned()
+    {
+        const std::uint64_t z = getUnsigned();
+        return static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
+    }
+
+    std::string getString()
+    {
+        const std::uint64_t n = getUnsigned();
+        if (n > m_bytes.size() - m_at)
+            throw std::logic_error("PackedEvents: string past the end");
+        std::string s = m_bytes.substr(m_at, n);
+        m_at += n;
+        return s;
+    }
+
+private:
+    char next()
+    {
+        if (m_at >= m_bytes.size())
+            throw std::logic_error("PackedEvents: read past the end");
+        return m_bytes[m_at++];
+    }
+
+    const std::string& m_bytes;
+    std::size_t m_at = 0;
+};
+
+}  // namespace
+
+PackedEvents::PackedEvents(const std::vector<Event>& events)
+    : m_count(events.size())
+{
+    for (const Event& e : events) {
+        putUnsigned(m_bytes, e.id);
+        putString(m_bytes, e.type);
+        putString(m_bytes, e.rule);
+        putString(m_bytes, e.symptom);
+        putString(m_bytes, e.node);
+        putSigned(m_bytes, e.gpu);
+        putSigned(m_bytes, e.rank);
+        putString(m_bytes, e.link);
+        putSigned(m_bytes, e.time);
+        putUnsigned(m_bytes, static_cast<std::uint64_t>(e.timeSource));
+        putUnsigned(m_bytes, e.sympathetic ? 1 : 0);
+        putUnsigned(m_bytes, e.attrs.size());
+        for (const auto& [k, v] : e.attrs) {
+            putString(m_bytes, k);
+            putString(m_bytes, v);
+        }
+        putUnsigned(m_bytes, e.observations.size());
+        for (const std::uint64_t id : e.observations)
+            putUnsigned(m_bytes, id);
+        putUnsigned(m_bytes, e.folded);
+    }
+    m_bytes.shrink_to_fit();
+}
+
+std::vector<Event> PackedEvents::unpack() const
+{
+    std::vector<Event> events(m_count);
+    Reader in(m_bytes);
+    for (Event& e : events) {
+        e.id = in.getUnsigned();
+        e.type = in.getString();
+        e.rule = in.getString();
+        e.symptom = in.getString();
+        e.node = in.getString();
+        e.gpu = static_cast<int>(in.getSigned());
+        e.rank = static_cast<int>(in.getSigned());
+        e.link = in.getString();
+        e.time = in.getSigned();
+        e.timeSource = static_cast<TimeSource>(in.getUnsigned());
+        e.sympathetic = in.getUnsigned() != 0;
+        for (std::uint64_t n = in.getUnsigned(); n > 0; --n) {
+            std::string key = in.getString();
+            e.attrs.emplace_hint(e.attrs.end(), std::move(key), in.getString());
+        }
+        e.observations.resize(in.getUnsigned());
+        for (auto& id : e.observations)
+            id = in.getUnsigned();
+        e.folded = in.getUnsigned();
+    }
+    return events;
+}
+
+}  // namespace attrib::engine
