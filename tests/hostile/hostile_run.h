@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -59,6 +60,33 @@ enum class RunAs { Self, Unprivileged };
 /// The child's exit status when the program is not reachable by the unprivileged user.
 constexpr int UnreachableExit = 125;
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool UnderAddressSanitizer = true;
+#else
+constexpr bool UnderAddressSanitizer = false;
+#endif
+
+/// The child's environment. Under AddressSanitizer (`make asan`: the suite and `attrib` are instrumented) the
+/// address-space cap cannot be used, since ASan reserves terabytes of address space for its shadow memory and
+/// would not start; ASan's own RSS watchdog (hard_rss_limit_mb, a report that fails the run) bounds memory instead,
+/// three times looser for shadow, redzones and quarantine, and the CPU limit is four times looser.
+inline std::vector<std::string> sanitizerEnvironment(std::size_t bytes)
+{
+    std::vector<std::string> env;
+    std::string asan;
+    for (char** e = environ; *e; ++e) {
+        if (std::string_view(*e).starts_with("ASAN_OPTIONS="))
+            asan = std::string(*e).substr(13);
+        else
+            env.emplace_back(*e);
+    }
+    if (UnderAddressSanitizer)
+        asan += (asan.empty() ? "" : ":") + std::string("hard_rss_limit_mb=") + std::to_string(3 * (bytes >> 20));
+    if (!asan.empty())
+        env.push_back("ASAN_OPTIONS=" + asan);
+    return env;
+}
+
 /// Runs `program args...` with stdout/stderr captured in `scratch`, killed after `seconds`.
 inline RunResult runLimited(const std::string& program, const std::vector<std::string>& args,
                             const std::filesystem::path& scratch, int seconds = HostileSeconds,
@@ -66,12 +94,20 @@ inline RunResult runLimited(const std::string& program, const std::vector<std::s
 {
     const auto outPath = scratch / "stdout.txt";
     const auto errPath = scratch / "stderr.txt";
+    std::vector<std::string> env = sanitizerEnvironment(bytes);
+    std::vector<char*> envp;
+    for (auto& e : env)
+        envp.push_back(e.data());
+    envp.push_back(nullptr);
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = ::fork();
     if (pid == 0) {
-        const rlimit cap{bytes, bytes};
-        ::setrlimit(RLIMIT_AS, &cap);
-        const rlimit cpu{static_cast<rlim_t>(seconds), static_cast<rlim_t>(seconds)};
+        if (!UnderAddressSanitizer) {
+            const rlimit cap{bytes, bytes};
+            ::setrlimit(RLIMIT_AS, &cap);
+        }
+        const auto cpuSeconds = static_cast<rlim_t>(UnderAddressSanitizer ? 4 * seconds : seconds);
+        const rlimit cpu{cpuSeconds, cpuSeconds};
         ::setrlimit(RLIMIT_CPU, &cpu);
         const int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
         const int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -86,7 +122,7 @@ inline RunResult runLimited(const std::string& program, const std::vector<std::s
         for (const auto& a : args)
             argv.push_back(const_cast<char*>(a.c_str()));
         argv.push_back(nullptr);
-        ::execv(program.c_str(), argv.data());
+        ::execve(program.c_str(), argv.data(), envp.data());
         ::_exit(127);
     }
     RunResult r;
