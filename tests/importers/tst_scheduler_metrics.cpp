@@ -86,7 +86,10 @@ private Q_SLOTS:
         const auto r = analyzeFiles({{"events.json", tests::fixture("k8s-events.json")}});
         QVERIFY(tests::findSymptom(r, "pod_evicted_node_pressure@node-02"));
         QVERIFY(tests::findSymptom(r, "node_not_ready@node-03"));
-        QCOMPARE(r.verdict.rootCause->symptomId, std::string("node_not_ready@node-03"));
+        // The kubelet evicted the job's worker pod for low memory (21:34:25) before node-03 went NotReady
+        // (21:35:40): the memory eviction is the job's end (since the kubelet eviction rules of the real-log round).
+        QCOMPARE(r.verdict.rootCause->symptomId, std::string("pod_evicted_memory_pressure@node-02"));
+        QCOMPARE(r.verdict.subDomain, std::string("oom"));
     }
 
     void dcgmCountersDuringTheJob()
