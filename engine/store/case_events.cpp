@@ -48,6 +48,8 @@ ordered_json eventJson(const engine::Event& e)
     j["attributes"] = e.attrs;
     j["observations"] = e.observations;
     j["sympathetic"] = e.sympathetic;
+    if (e.folded > 0)  // a storm's counted tail (cases saved before folding have none)
+        j["folded"] = e.folded;
     return j;
 }
 
@@ -73,6 +75,7 @@ engine::Event eventOf(const json& j)
             if (o.is_number_unsigned())
                 e.observations.push_back(o.get<std::uint64_t>());
     e.sympathetic = j.contains("sympathetic") && j["sympathetic"].is_boolean() && j["sympathetic"].get<bool>();
+    e.folded = number<std::uint64_t>(j, "folded", 0);
     return e;
 }
 
