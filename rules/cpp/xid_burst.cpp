@@ -364,12 +364,14 @@ void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& 
     step.windowStart = burst.front()->time;
     step.windowEnd = burst.back()->time;
     std::string xids;
+    std::uint64_t lines = 0;  // a folded tail stands for 1 + folded Xid lines
     for (const Event* e : burst) {
         step.events.push_back(e->id);
         xids += (xids.empty() ? "" : ",") + e->attrs.at("xid");
+        lines += 1 + e->folded;
     }
     step.details["xids"] = xids;
-    step.summary = "burst of " + std::to_string(burst.size()) + " Xid(s) [" + xids + "] on " + step.node +
+    step.summary = "burst of " + std::to_string(lines) + " Xid(s) [" + xids + "] on " + step.node +
         (primary ? "; primary " + primary->symptom : "; no primary (sympathetic only)");
     trace.record(std::move(step));
     if (!primary)

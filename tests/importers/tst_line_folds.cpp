@@ -55,10 +55,11 @@ class TestLineFolds : public QObject {
 private:
     QTemporaryDir m_tmp;
 
-    engine::AnalysisSnapshot analyze(const std::string& name, const std::string& log)
+    engine::AnalysisSnapshot analyze(const std::string& name, const std::string& log,
+                                     const std::string& file = "rank-0003.log")
     {
         const auto root = std::filesystem::path(m_tmp.path().toStdString()) / name;
-        tests::writeFile(root / "nodes" / "node-01" / "rank-0003.log", log);
+        tests::writeFile(root / "nodes" / "node-01" / file, log);
         const auto outcome = importers::analyzeBundle(root.string(), tests::sourceCatalog());
         if (!outcome.result)
             qWarning("%s", outcome.error.c_str());
@@ -108,6 +109,27 @@ private slots:
         QCOMPARE(peer->node, std::string("node-02"));
         QCOMPARE(peer->count, std::uint32_t(Lines));
         QCOMPARE(peer->attrs.at("reports"), std::to_string(Lines));
+    }
+
+    void xidBurstCountsFoldedLines()
+    {
+        // 100 identical Xid lines within one second: the burst rule sees 33 events but names 100 Xids.
+        constexpr int Lines = 100;
+        std::string log;
+        for (int i = 0; i < Lines; ++i)
+            log += "[Wed Apr 22 21:34:20 2026] NVRM: Xid (PCI:0000:61:00): 79, pid=1, name=x, GPU has fallen off "
+                   "the bus.\n";
+        const auto result = analyze("xidstorm", log, "dmesg.txt");
+        QVERIFY(result);
+        QCOMPARE(linesOf(*result, 0), std::uint64_t(Lines));
+        QVERIFY(observationsOf(*result, 0) < std::size_t(Lines));
+        bool found = false;
+        for (const auto& step : result->trace)
+            if (step.action == engine::TraceAction::Burst) {
+                found = true;
+                QVERIFY2(step.summary.rfind("burst of 100 Xid(s)", 0) == 0, step.summary.c_str());
+            }
+        QVERIFY(found);
     }
 
     void aPauseStartsTheNextTail()
