@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PackedEvents (the early rules' copy of their input): every field comes back exactly, extreme values included,
 // and the packed copy is smaller than the live events it stands for.
+#include "../common/event_compare.h"
 #include "engine/event_pack.h"
 
 #include <QtTest>
@@ -31,24 +32,6 @@ Event sample(std::uint64_t id)
     return e;
 }
 
-void compare(const Event& a, const Event& b)
-{
-    QCOMPARE(a.id, b.id);
-    QCOMPARE(a.type, b.type);
-    QCOMPARE(a.rule, b.rule);
-    QCOMPARE(a.symptom, b.symptom);
-    QCOMPARE(a.node, b.node);
-    QCOMPARE(a.gpu, b.gpu);
-    QCOMPARE(a.rank, b.rank);
-    QCOMPARE(a.link, b.link);
-    QCOMPARE(a.time, b.time);
-    QCOMPARE(int(a.timeSource), int(b.timeSource));
-    QCOMPARE(a.sympathetic, b.sympathetic);
-    QCOMPARE(a.attrs, b.attrs);
-    QCOMPARE(a.observations, b.observations);
-    QCOMPARE(a.folded, b.folded);
-}
-
 }  // namespace
 
 class TestEventPack : public QObject {
@@ -76,7 +59,7 @@ private slots:
         const auto back = packed.unpack();
         QCOMPARE(back.size(), events.size());
         for (std::size_t i = 0; i < events.size(); ++i)
-            compare(back[i], events[i]);
+            attrib::tests::compareEvents(back[i], events[i]);
         QCOMPARE(PackedEvents().unpack().size(), std::size_t(0));
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The case store: round trip of a real analysis, labels, listing, migration from schema 1, and files that
 // are not usable stores (corrupt, truncated, foreign, newer, read-only) refused with the file named.
+#include "../common/event_compare.h"
 #include "../common/test_catalog.h"
 #include "store_fixtures.h"
 
@@ -127,17 +128,9 @@ private Q_SLOTS:
         // The events come back as analysed: same ids, times, time certainty, evidence and symptom links.
         QCOMPARE(back->events.size(), original.events.size());
         QVERIFY(original.events.size() > original.symptoms.size());
-        for (std::size_t i = 0; i < back->events.size(); ++i) {
-            const auto &a = back->events[i], &b = original.events[i];
-            QCOMPARE(a.id, b.id);
-            QCOMPARE(a.type, b.type);
-            QCOMPARE(a.time, b.time);
-            QCOMPARE(a.timeSource, b.timeSource);
-            QCOMPARE(a.observations, b.observations);
-            QCOMPARE(a.attrs, b.attrs);
-            QCOMPARE(a.gpu, b.gpu);
-            QCOMPARE(a.folded, b.folded);
-        }
+        for (std::size_t i = 0; i < back->events.size() && !QTest::currentTestFailed(); ++i)
+            tests::compareEvents(back->events[i], original.events[i]);
+        QVERIFY(!QTest::currentTestFailed());
         for (std::size_t i = 0; i < back->symptoms.size(); ++i)
             QCOMPARE(back->symptoms[i].events, original.symptoms[i].events);
         QCOMPARE(back->files.front().absolutePath.empty(), false);
