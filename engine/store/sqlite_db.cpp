@@ -2,6 +2,8 @@
 // RAII over the SQLite C API; errors name the file and the operation.
 #include "engine/store/sqlite_db.h"
 
+#include <cctype>
+
 #include <sqlite3.h>
 
 namespace attrib::store {
@@ -28,13 +30,48 @@ StoreError::Kind kindOf(int code)
 
 }  // namespace
 
-SqliteDb::SqliteDb(const std::string& path, bool readOnly, bool create)
-    : m_path(path)
+namespace {
+
+int openFlags(bool readOnly, bool create)
 {
     int flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
     if (create && !readOnly)
         flags |= SQLITE_OPEN_CREATE;
-    const int rc = sqlite3_open_v2(path.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
+    return flags;
+}
+
+/// `file:` URI of a path: every byte outside the unreserved set percent-encoded (`?`, `#` and `%` would cut it).
+std::string fileUri(const std::string& path)
+{
+    static constexpr char Hex[] = "0123456789ABCDEF";
+    std::string uri = "file:";
+    for (const char c : path) {
+        const auto b = static_cast<unsigned char>(c);
+        if (std::isalnum(b) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~')
+            uri += c;
+        else
+            uri += {'%', Hex[b >> 4], Hex[b & 15]};
+    }
+    return uri;
+}
+
+}  // namespace
+
+SqliteDb::SqliteDb(const std::string& path, bool readOnly, bool create)
+    : SqliteDb(path, path, openFlags(readOnly, create))
+{
+}
+
+std::unique_ptr<SqliteDb> SqliteDb::openImmutable(const std::string& path)
+{
+    return std::unique_ptr<SqliteDb>(
+        new SqliteDb(path, fileUri(path) + "?immutable=1", SQLITE_OPEN_READONLY | SQLITE_OPEN_URI));
+}
+
+SqliteDb::SqliteDb(const std::string& path, const std::string& uri, int flags)
+    : m_path(path)
+{
+    const int rc = sqlite3_open_v2(uri.c_str(), &m_db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         const std::string message = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
         sqlite3_close(m_db);

@@ -7,6 +7,7 @@
 #include "engine/store/store_error.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,9 @@ class SqliteDb {
 public:
     /// Opens `path` (creating it when `create`); throws StoreError naming the file.
     SqliteDb(const std::string& path, bool readOnly, bool create);
+    /// Opens `path` read-only as an immutable file (SQLite's `immutable=1`: no locks, no `-shm`). For a WAL store
+    /// in a folder the reader cannot write, where SQLite cannot create the shared-memory file a normal read needs.
+    static std::unique_ptr<SqliteDb> openImmutable(const std::string& path);
     ~SqliteDb();
     SqliteDb(const SqliteDb&) = delete;
     SqliteDb& operator=(const SqliteDb&) = delete;
@@ -40,6 +44,8 @@ public:
     void check(int code, std::string_view what) const;
 
 private:
+    SqliteDb(const std::string& path, const std::string& uri, int flags);
+
     sqlite3* m_db = nullptr;
     std::string m_path;
 };

@@ -106,6 +106,28 @@ void refuseNewer(const SqliteDb& db, int version)
                              std::to_string(CurrentSchemaVersion) + ". It was not changed.");
 }
 
+/// The schema version of a store opened read-only. A WAL store in a folder this reader cannot write cannot be read
+/// the normal way (SQLite cannot create its `-shm` file): it is then read as an immutable file, which is exact as
+/// long as no write-ahead log holds changes not yet in the file (a writer that is still open, or was killed).
+int readableVersion(std::unique_ptr<SqliteDb>& db, const std::string& path)
+{
+    try {
+        return detectVersion(*db);
+    } catch (const StoreError& e) {
+        if (e.kind() != StoreError::Kind::ReadOnly)
+            throw;
+        std::error_code ec;
+        const std::string wal = path + "-wal";
+        if (fs::exists(wal, ec) && fs::file_size(wal, ec) > 0 && !ec)
+            throw StoreError(StoreError::Kind::ReadOnly,
+                             path + ": cannot read the case store: its write-ahead log " + wal +
+                                 " holds changes not yet in the file, and this folder cannot be written (" + e.what() +
+                                 ")");
+        db = SqliteDb::openImmutable(path);
+        return detectVersion(*db);
+    }
+}
+
 }  // namespace
 
 int migrateSchema(SqliteDb& db, int target)
@@ -153,8 +175,8 @@ std::unique_ptr<SqliteCaseStore> SqliteCaseStore::open(const std::string& path, 
                          path +
                              ": the case store is read-only (file permissions or a read-only file system); "
                              "open it read-only to view its cases");
+    int version = readOnly ? readableVersion(db, path) : detectVersion(*db);
     db->exec("PRAGMA foreign_keys = ON");
-    int version = detectVersion(*db);
     refuseNewer(*db, version);
     if (readOnly) {
         if (version == 0)

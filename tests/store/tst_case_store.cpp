@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <sys/wait.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -49,6 +50,33 @@ void expectError(const std::function<void()>& f, StoreError::Kind kind, const st
 CaseLabel label(const std::string& state, const std::string& domain, const std::string& node)
 {
     return {state, domain, node, "cable reseated; <b>x</b> | y", "alice", 1'750'000'000'000'000'000LL};
+}
+
+constexpr int NobodyCannotReach = 7;
+
+/// Run in a forked child as `nobody`: opening a read-only store for writing fails with ReadOnly naming the file,
+/// opening it read-only works. Returns 0, or the number of the expectation that failed.
+int readOnlyChecksAsNobody(const std::string& path)
+{
+    if (setgid(65534) != 0 || setuid(65534) != 0)
+        return 1;
+    if (access(path.c_str(), R_OK) != 0)
+        return NobodyCannotReach;
+    try {
+        SqliteCaseStore::open(path);
+        return 2;
+    } catch (const StoreError& e) {
+        if (e.kind() != StoreError::Kind::ReadOnly || std::string(e.what()).find(path) == std::string::npos)
+            return 3;
+    } catch (...) {
+        return 4;
+    }
+    try {
+        return SqliteCaseStore::open(path, OpenMode::ReadOnly)->caseCount() == 1 ? 0 : 5;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "read-only open as nobody: %s\n", e.what());  // in the test log, for the reason
+        return 6;
+    }
 }
 
 }  // namespace
@@ -321,13 +349,30 @@ private Q_SLOTS:
 
     void readOnlyFileIsNamed()
     {
-        if (geteuid() == 0)
-            QSKIP("running as root: file permissions do not stop writes, so a read-only file cannot be made here");
         const std::string path = file("chmod.sqlite");
         SqliteCaseStore::open(path)->addCase(testing::syntheticCase(1));
-        fs::permissions(path, fs::perms::owner_read | fs::perms::group_read);
-        expectError([&] { SqliteCaseStore::open(path); }, StoreError::Kind::ReadOnly, path);
-        QCOMPARE(SqliteCaseStore::open(path, OpenMode::ReadOnly)->caseCount(), std::size_t(1));
+        fs::permissions(path, fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read);
+        if (geteuid() != 0) {
+            expectError([&] { SqliteCaseStore::open(path); }, StoreError::Kind::ReadOnly, path);
+            QCOMPARE(SqliteCaseStore::open(path, OpenMode::ReadOnly)->caseCount(), std::size_t(1));
+            return;
+        }
+        // Root writes through file permissions, so the check runs as `nobody` in a child process. The folder is
+        // readable but not writable for it, so SQLite cannot create the WAL store's -shm file and the read-only
+        // open goes through the immutable fallback. The child's exit code says which expectation failed.
+        fs::permissions(m_dir.path().toStdString(),
+                        fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                            fs::perms::others_exec);
+        const pid_t child = fork();
+        QVERIFY(child >= 0);
+        if (child == 0)
+            _exit(readOnlyChecksAsNobody(path));
+        int status = 0;
+        QCOMPARE(waitpid(child, &status, 0), child);
+        QVERIFY(WIFEXITED(status));
+        if (WEXITSTATUS(status) == NobodyCannotReach)
+            QSKIP("the temporary folder cannot be reached by nobody (TMPDIR below a private folder)");
+        QCOMPARE(WEXITSTATUS(status), 0);
     }
 
     void schemaStepsAreContiguous()
