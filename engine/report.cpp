@@ -40,10 +40,10 @@ std::string gpuText(int gpu)
 }
 
 /// " on NODE GPU n at TIME", with unknowns in words (an empty node or time would read "on  at ").
-std::string placeAndTime(const std::string& node, int gpu, TimeNs time)
+std::string placeAndTime(const std::string& node, int gpu, TimeNs time, TimeSource source)
 {
     return " on " + (node.empty() ? std::string("an unknown node") : node) + gpuText(gpu) +
-        (time == NoTime ? std::string(", time unknown") : " at " + formatTime(time));
+        (time == NoTime ? std::string(", time unknown") : " at " + formatTime(time, source));
 }
 
 std::vector<Row> verdictRows(const AnalysisResult& r)
@@ -53,14 +53,17 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
     rows.push_back({"Verdict", v.terminalState + " / " + v.subDomain});
     if (v.rootCause) {
         const RootCause& rc = *v.rootCause;
-        rows.push_back({"Root cause", rc.symptom + placeAndTime(rc.node, rc.gpu, rc.time)});
+        rows.push_back(
+            {"Root cause", rc.symptom + placeAndTime(rc.node, rc.gpu, rc.time, r.timeSourceOf(rc.symptomId))});
         rows.push_back({"Summary", rc.summary});
         if (const Observation* o = r.observation(rc.decisiveObservation))
             rows.push_back({"Evidence", evidenceLocation(r, o->id), o->text});
         rows.push_back({"Chosen by", rc.rule});
     }
     for (const auto& c : v.candidates)
-        rows.push_back({"Candidate", c.symptom + placeAndTime(c.node, c.gpu, c.time) + ": " + c.summary});
+        rows.push_back(
+            {"Candidate",
+             c.symptom + placeAndTime(c.node, c.gpu, c.time, r.timeSourceOf(c.symptomId)) + ": " + c.summary});
     if (!v.candidates.empty())
         rows.push_back({"Would separate", v.candidates.front().separatedBy});
     rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});

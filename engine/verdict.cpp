@@ -50,6 +50,12 @@ const Symptom* AnalysisResult::symptom(const std::string& id) const
     return it != symptoms.end() && it->id == id ? &*it : nullptr;
 }
 
+TimeSource AnalysisResult::timeSourceOf(const std::string& symptomId) const
+{
+    const Symptom* s = symptom(symptomId);
+    return s ? s->timeSource : TimeSource::Absolute;
+}
+
 const Event* AnalysisResult::event(std::uint64_t id) const
 {
     auto it =

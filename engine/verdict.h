@@ -97,6 +97,9 @@ struct AnalysisResult {
 
     const Observation* observation(std::uint64_t id) const;
     const Symptom* symptom(const std::string& id) const;
+    /// How the time of the symptom with this id is known (a root cause or candidate carries the symptom's time, and a
+    /// boot-relative time must not print as a 1970 date); Absolute when there is no such symptom.
+    TimeSource timeSourceOf(const std::string& symptomId) const;
     const Event* event(std::uint64_t id) const;
     /// The evidence lines of a symptom, the folded repeats of its observations included (>= evidence.size()).
     std::uint64_t evidenceLines(const Symptom& symptom) const;

@@ -92,7 +92,7 @@ ordered_json rootCauseJson(const AnalysisResult& r)
     j["gpu"] = optionalInt(rc.gpu);
     j["rank"] = optionalInt(rc.rank);
     j["link"] = optionalString(rc.link);
-    j["time"] = optionalString(formatTime(rc.time));
+    j["time"] = optionalString(formatTime(rc.time, r.timeSourceOf(rc.symptomId)));
     j["summary"] = rc.summary;
     j["rule"] = rc.rule;
     ordered_json evidence = nullptr;
@@ -128,7 +128,7 @@ ordered_json verdictToJson(const AnalysisResult& r)
                               {"symptom_id", c.symptomId},
                               {"node", optionalString(c.node)},
                               {"gpu", optionalInt(c.gpu)},
-                              {"time", optionalString(formatTime(c.time))},
+                              {"time", optionalString(formatTime(c.time, r.timeSourceOf(c.symptomId)))},
                               {"terminal_state", c.terminalState},
                               {"sub_domain", c.subDomain},
                               {"summary", c.summary},

@@ -53,7 +53,7 @@ QString describeEvent(const AnalysisData& analysis, int event)
     if (e.time == NoTime)  // no time: say so in words, not an empty stamp
         lines << QStringLiteral("time unknown (the line carries no time the analysis could read)");
     else
-        lines << formatUtc(e.time) + QStringLiteral(" UTC  (") + timeSourceText(e.timeSource) +
+        lines << whenText(e.time, e.timeSource) + QStringLiteral("  (") + timeSourceText(e.timeSource) +
                 (clock.isEmpty() ? QString() : QStringLiteral(", ") + clock) + QLatin1Char(')');
     const int s = analysis.eventSymptom[event];
     if (s >= 0)

@@ -148,6 +148,15 @@ QString formatUtc(TimeNs time, bool withDate)
     return dt.toString(withDate ? QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz") : QStringLiteral("HH:mm:ss.zzz"));
 }
 
+QString whenText(TimeNs time, engine::TimeSource source)
+{
+    if (time == NoTime)
+        return QStringLiteral("time unknown");
+    if (source == engine::TimeSource::BootRelative)
+        return QStringLiteral("+%1 s since boot").arg(static_cast<double>(time) / NsPerSec, 0, 'f', 3);
+    return formatUtc(time) + QStringLiteral(" UTC");
+}
+
 QString placeText(const std::string& node, int gpu, int rank, const std::string& link)
 {
     QStringList parts;

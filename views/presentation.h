@@ -44,6 +44,9 @@ inline QString qs(const char* s)
 
 /// `2026-04-22 21:34:20.118` (UTC); empty for NoTime.
 QString formatUtc(engine::TimeNs time, bool withDate = true);
+/// When something happened, in words: `2026-04-22 21:34:20.118 UTC`, `+12345.678 s since boot` (a dmesg uptime with
+/// no known boot time, which must not read as a 1970 date) or `time unknown`.
+QString whenText(engine::TimeNs time, engine::TimeSource source);
 /// `node-02 · GPU 3 · rank 11` (parts omitted when unknown).
 QString placeText(const std::string& node, int gpu, int rank = -1, const std::string& link = {});
 /// Whether times of `node` were corrected for its clock offset, for every place that prints a time:

@@ -63,8 +63,6 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
         return 2;
     }
     const auto catalog = loadCatalogFor(o.rulesDir, cli);
-    for (const auto& d : catalog->diagnostics())
-        std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
     if (catalog->extractors().empty()) {
         std::cerr << "attrib: no usable rules in " << engine::terminalSafe(catalog->directory()) << "\n";
         return 3;

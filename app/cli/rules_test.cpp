@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -21,7 +22,7 @@ struct RulesTestOptions {
 
 int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
 {
-    const auto catalog = loadCatalogFor(o.rulesDir, cli);
+    const auto catalog = loadCatalogFor(o.rulesDir, cli, CatalogNotes::Silent);
     for (const auto& r : catalog->caseResults()) {
         if (!r.passed)
             std::cout << "FAIL "
@@ -30,24 +31,34 @@ int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
         else if (o.verbose)
             std::cout << "ok   " << engine::terminalSafe(r.rule + " / " + r.name) << "\n";
     }
-    std::size_t errors = 0;
-    for (const auto& d : catalog->diagnostics()) {
+    for (const auto& d : catalog->diagnostics())
         std::cout << engine::terminalSafe(d.str()) << "\n";
-        errors += d.severity == engine::Diagnostic::Severity::Error;
-    }
     std::cout << "catalog " << engine::terminalSafe(catalog->directory()) << ": " << catalog->symptoms().size()
               << " symptoms, " << catalog->extractors().size() << " extractors, " << catalog->codeRules().size()
               << " C++ rules, " << catalog->refineRules().size() << " refinement rules, "
               << catalog->priorityTables().size() << " priority tables\n";
     std::cout << catalog->casesPassed() << " passed, " << catalog->casesFailed() << " failed\n";
-    return catalog->casesFailed() == 0 && errors == 0 ? 0 : 1;
+    return catalog->casesFailed() == 0 && catalogErrors(*catalog) == 0 ? 0 : 1;
 }
 
 }  // namespace
 
-engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli)
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli, CatalogNotes notes)
 {
-    return rules::loadCatalog(rules::findRulesDir(rulesDir, cli.executable));
+    auto catalog = rules::loadCatalog(rules::findRulesDir(rulesDir, cli.executable));
+    if (notes == CatalogNotes::ToStderr) {
+        for (const auto& d : catalog->diagnostics())
+            std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
+    }
+    return catalog;
+}
+
+std::size_t catalogErrors(const engine::Catalog& catalog)
+{
+    const auto& all = catalog.diagnostics();
+    return static_cast<std::size_t>(std::count_if(all.begin(), all.end(), [](const engine::Diagnostic& d) {
+        return d.severity == engine::Diagnostic::Severity::Error;
+    }));
 }
 
 void addRulesOption(CLI::App& sub, std::string& rulesDir, const char* what)

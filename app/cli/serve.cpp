@@ -123,8 +123,6 @@ int runServe(const ServeOptions& o, const CliContext& cli)
     if (!buildConfig(o, config))
         return 2;
     const auto catalog = loadCatalogFor(o.rulesDir, cli);
-    for (const auto& d : catalog->diagnostics())
-        std::cerr << "attrib serve: catalog: " << engine::terminalSafe(d.str()) << "\n";
     auto store = openStore(o.store);
     if (!o.store.empty() && !store)
         return 1;

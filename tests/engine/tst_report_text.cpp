@@ -63,6 +63,37 @@ private Q_SLOTS:
         QVERIFY(text.find(" on  at ") == std::string::npos);
     }
 
+    void aBootRelativeRootCauseTimeIsNotA1970Date()
+    {
+        // A raw dmesg stamp with no known boot time is seconds since boot: the root cause, its candidates and the
+        // JSON verdict say so instead of printing the uptime as a date in January 1970.
+        engine::AnalysisResult r;
+        engine::Symptom s;
+        s.id = "gpu_fallen_off_bus@job";
+        s.timeSource = engine::TimeSource::BootRelative;
+        r.symptoms.push_back(s);
+        engine::RootCause rc;
+        rc.symptom = "gpu_fallen_off_bus";
+        rc.symptomId = s.id;
+        rc.time = 12345678000000;  // [12345.678] since boot
+        r.verdict.rootCause = rc;
+        engine::Candidate c;
+        c.symptom = rc.symptom;
+        c.symptomId = s.id;
+        c.time = rc.time;
+        r.verdict.candidates.push_back(c);
+        const std::string text = engine::reportText(r);
+        QVERIFY2(text.find("at +12345.678000s since boot") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("1970") == std::string::npos, text.c_str());
+        const auto json = engine::verdictToJson(r);
+        QCOMPARE(json["root_cause"]["time"].get<std::string>(), std::string("+12345.678000s since boot"));
+        QCOMPARE(json["candidates"][0]["time"].get<std::string>(), std::string("+12345.678000s since boot"));
+        // An absolute time still prints as a date.
+        r.symptoms.front().timeSource = engine::TimeSource::Absolute;
+        QCOMPARE(engine::verdictToJson(r)["root_cause"]["time"].get<std::string>(),
+                 std::string("1970-01-01T03:25:45.678000Z"));
+    }
+
     void optionalSegmentsDropWhenTheirValueIsUnknown()
     {
         const std::string tpl = "fix the error at the bottom of the traceback[[ of rank {rank}]] on {node}";

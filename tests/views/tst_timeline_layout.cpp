@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's maths without widgets: time <-> pixel mapping, zoom and pan, lanes, tick steps and
 // labels, per-pixel-column aggregation and hit testing.
+#include "views/presentation.h"
 #include "views/timeline/timeline_data.h"
 #include "views/timeline/timeline_layout.h"
 
@@ -176,6 +177,14 @@ private Q_SLOTS:
         QFETCH(QString, label);
         const engine::TimeNs origin = 1'776'893'660LL * engine::NsPerSec;  // 2026-04-22T21:34:20Z
         QCOMPARE(formatUtcTick(origin, seconds, step), label);
+    }
+
+    void whenTextSaysHowTheTimeIsKnown()
+    {
+        QCOMPARE(whenText(engine::NoTime, engine::TimeSource::None), QStringLiteral("time unknown"));
+        QCOMPARE(whenText(12345678000000, engine::TimeSource::BootRelative), QStringLiteral("+12345.678 s since boot"));
+        QCOMPARE(whenText(1776893660118000000, engine::TimeSource::Absolute),
+                 QStringLiteral("2026-04-22 21:34:20.118 UTC"));
     }
 
     void relativeLabels_data()

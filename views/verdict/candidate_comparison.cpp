@@ -94,8 +94,7 @@ void CandidateComparison::setAnalysis(const AnalysisPtr& analysis)
         };
         cell(Symptom, qs(c.symptom));
         cell(Place, placeText(c.node, c.gpu));
-        cell(FirstSeen,
-             c.time == engine::NoTime ? QStringLiteral("time unknown") : formatUtc(c.time) + QStringLiteral(" UTC"));
+        cell(FirstSeen, whenText(c.time, analysis->r().timeSourceOf(c.symptomId)));
         cell(Verdict, qs(c.terminalState) + QStringLiteral(" / ") + qs(c.subDomain));
         cell(Summary, sanitizeLine(qs(c.summary)));
         cell(Decisive, decisiveText(*analysis, symptom));

@@ -234,11 +234,10 @@ void VerdictPanel::addRootCause(QVBoxLayout* layout)
             [this] { m_selection->selectSymptom(m_analysis->rootCauseSymptom); });
     layout->addWidget(m_rootCauseButton);
     const QString clock = clockNote(r, rc.node);
-    QLabel* where =
-        text(placeText(rc.node, rc.gpu, rc.rank, rc.link) + QStringLiteral(" \u00b7 ") +
-                 (rc.time == NoTime ? QStringLiteral("time unknown") : formatUtc(rc.time) + QStringLiteral(" UTC")) +
-                 (clock.isEmpty() ? QString() : QStringLiteral(" (") + clock + QLatin1Char(')')),
-             this);
+    QLabel* where = text(placeText(rc.node, rc.gpu, rc.rank, rc.link) + QStringLiteral(" \u00b7 ") +
+                             whenText(rc.time, r.timeSourceOf(rc.symptomId)) +
+                             (clock.isEmpty() ? QString() : QStringLiteral(" (") + clock + QLatin1Char(')')),
+                         this);
     where->setObjectName(QStringLiteral("rootCausePlace"));
     if (!clock.isEmpty())
         where->setToolTip(glossary(Term::ClockCorrected));
@@ -307,11 +306,10 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
         const int symptom = m_analysis->symptomIndex(c.symptomId);
         connect(button, &QPushButton::clicked, this, [this, symptom] { m_selection->selectSymptom(symptom); });
         layout->addWidget(button);
-        layout->addWidget(
-            text((c.time == NoTime ? QStringLiteral("time unknown") : formatUtc(c.time) + QStringLiteral(" UTC")) +
-                     QStringLiteral(" \u00b7 ") + badgeText(c.terminalState) + QStringLiteral(" / ") + qs(c.subDomain) +
-                     QStringLiteral("\n") + qs(c.summary),
-                 this));
+        layout->addWidget(text(whenText(c.time, m_analysis->r().timeSourceOf(c.symptomId)) +
+                                   QStringLiteral(" \u00b7 ") + badgeText(c.terminalState) + QStringLiteral(" / ") +
+                                   qs(c.subDomain) + QStringLiteral("\n") + qs(c.summary),
+                               this));
     }
     // The explanation at the top usually carries the advice already: say it once.
     const std::string& separatedBy = v.candidates.front().separatedBy;
