@@ -59,4 +59,14 @@ const char* toString(CoverageStatus status)
     return "ok";
 }
 
+const char* toString(FileRole role)
+{
+    switch (role) {
+    case FileRole::Evidence: return "evidence";
+    case FileRole::Metadata: return "metadata";
+    case FileRole::Workload: return "workload";
+    }
+    return "evidence";
+}
+
 }  // namespace attrib::engine

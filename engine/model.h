@@ -116,11 +116,21 @@ struct Symptom {
 enum class CoverageStatus { Ok, Partial, Errored, Missing, Skipped };
 const char* toString(CoverageStatus status);
 
+/// What a bundle file is to the analysis; set by the importers, read by coverage summaries and views.
+enum class FileRole {
+    Evidence,  ///< a log, record or metric file read (or tried) as evidence; `status` says how that went
+    Metadata,  ///< a sample's expected verdict, lesson or source note: listed, neither evidence nor skipped
+    Workload   ///< workload.json: the job description, read into the execution context, not into events
+};
+inline constexpr int FileRoleCount = static_cast<int>(FileRole::Workload) + 1;
+const char* toString(FileRole role);
+
 /// One bundle file as read: what it was sniffed as, what was read, what went wrong.
 struct FileCoverage {
     std::string path;  ///< path relative to the bundle root
     SourceKind kind = SourceKind::Unknown;
-    std::string format;  ///< finer format name, e.g. "dmesg-T", "rfc3164"
+    FileRole role = FileRole::Evidence;
+    std::string format;  ///< display name of the finer format, e.g. "dmesg-T", "rfc3164"; never compared
     std::string node;
     std::uint64_t lines = 0;
     std::uint64_t skipped = 0;  ///< lines that could not be used (no parse, binary, ...)

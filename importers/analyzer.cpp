@@ -83,10 +83,12 @@ bool prepareCoverage(const BundleEntry& entry, FileCoverage& cov)
     cov.node = entry.nodeHint;
     if (entry.file.path == "workload.json" && entry.problem.empty()) {
         cov.kind = SourceKind::Accounting;
+        cov.role = FileRole::Workload;
         cov.format = "workload";
         return false;
     }
     if (entry.metadata) {  // a case's expected verdict, lesson or source note: listed, neither evidence nor skipped
+        cov.role = FileRole::Metadata;
         cov.format = "metadata";
         return false;
     }

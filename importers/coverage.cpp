@@ -14,7 +14,7 @@ std::vector<CollectorCoverage> summarize(const std::vector<FileCoverage>& files,
     std::map<SourceKind, std::set<std::string>> nodes;
     for (std::size_t i = 0; i < files.size(); ++i) {
         const auto& f = files[i];
-        if (f.format == "metadata")
+        if (f.role == FileRole::Metadata)
             continue;
         std::uint64_t elsewhere = 0;  // lines of this file counted under another collector
         if (auto more = fileNodes.find(i); more != fileNodes.end() && f.lines > 0)

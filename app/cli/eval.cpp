@@ -43,11 +43,6 @@ std::vector<fs::path> bundlesUnder(const fs::path& dir)
     return out;
 }
 
-bool isMetadata(const std::string& rel)
-{
-    return rel == "expected.json" || rel == "SOURCE" || rel == "README.md" || rel == "LESSON.md";
-}
-
 /// Non-empty, and no NUL byte in its first 64 KiB: text a reader could use.
 bool readableText(const fs::path& file)
 {
@@ -64,7 +59,8 @@ int skippedTextFiles(const engine::AnalysisResult& result, const fs::path& bundl
 {
     int n = 0;
     for (const auto& f : result.fileCoverage)
-        if (f.status == engine::CoverageStatus::Skipped && !isMetadata(f.path) && readableText(bundle / f.path))
+        if (f.status == engine::CoverageStatus::Skipped && f.role == engine::FileRole::Evidence &&
+            readableText(bundle / f.path))
             ++n;
     return n;
 }

@@ -114,6 +114,7 @@ ordered_json coverageToJson(const engine::AnalysisResult& r)
     for (const auto& f : r.fileCoverage) {
         files.push_back({{"path", f.path},
                          {"collector", engine::toString(f.kind)},
+                         {"role", engine::toString(f.role)},
                          {"format", f.format},
                          {"node", f.node},
                          {"lines", f.lines},

@@ -48,6 +48,12 @@ template <typename Enum, int N> Enum enumOf(const std::string& name, Enum fallba
     return fallback;
 }
 
+/// Records stored before coverage had a role field said it only in the format's display name.
+engine::FileRole legacyRole(const std::string& format)
+{
+    return enumOf<engine::FileRole, engine::FileRoleCount>(format, engine::FileRole::Evidence);
+}
+
 engine::ExecutionContext contextOf(const std::string& contextJson)
 {
     const json j = json::parse(contextJson, nullptr, false);
@@ -76,6 +82,9 @@ void addCoverage(engine::AnalysisResult& r, const std::string& coverageJson, boo
         c.path = text(f, "path");
         c.kind = engine::sourceKindFromString(text(f, "collector")).value_or(engine::SourceKind::Unknown);
         c.format = text(f, "format");
+        c.role = f.is_object() && f.contains("role")
+            ? enumOf<engine::FileRole, engine::FileRoleCount>(text(f, "role"), engine::FileRole::Evidence)
+            : legacyRole(c.format);
         c.node = text(f, "node");
         c.lines = number<std::uint64_t>(f, "lines", 0);
         c.skipped = number<std::uint64_t>(f, "skipped", 0);

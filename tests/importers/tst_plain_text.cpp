@@ -314,6 +314,7 @@ void TestPlainText::metadataIsNeitherEvidenceNorSkipped()
     for (const auto& f : outcome.result->fileCoverage) {
         QVERIFY2(f.status != engine::CoverageStatus::Skipped, f.path.c_str());
         QVERIFY2(f.errors.empty() || f.path == "job.log", f.path.c_str());
+        QCOMPARE(f.role, f.path == "job.log" ? engine::FileRole::Evidence : engine::FileRole::Metadata);
     }
     QVERIFY(outcome.result->symptoms.empty());
     for (const auto& c : outcome.result->coverage)
@@ -328,6 +329,8 @@ void TestPlainText::singleNodeJobNamesTheNode()
     tests::writeFile(root / "dmesg.txt", std::string(Xid79) + "\n");
     const auto outcome = tests::analyze(root.string());
     QVERIFY2(outcome.result, outcome.error.c_str());
+    for (const auto& f : outcome.result->fileCoverage)
+        QCOMPARE(f.role, f.path == "workload.json" ? engine::FileRole::Workload : engine::FileRole::Evidence);
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n30"));
 }

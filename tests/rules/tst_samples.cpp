@@ -69,8 +69,13 @@ private Q_SLOTS:
             listed += c.files.size();
         std::size_t metadata = 0;
         for (const auto& f : r.fileCoverage)
-            metadata += f.format == "metadata" && f.errors.empty() && f.status == engine::CoverageStatus::Ok;
+            metadata +=
+                f.role == engine::FileRole::Metadata && f.errors.empty() && f.status == engine::CoverageStatus::Ok;
         QCOMPARE(metadata, std::size_t(2));
+        const auto workload = std::find_if(r.fileCoverage.begin(), r.fileCoverage.end(),
+                                           [](const auto& f) { return f.role == engine::FileRole::Workload; });
+        QVERIFY(workload != r.fileCoverage.end());
+        QCOMPARE(workload->path, std::string("workload.json"));
         QCOMPARE(listed + metadata, r.files.size());
         // the PCI map was learned from NCCL init lines, not given
         QCOMPARE(r.context.pciToGpu.at("node-02").at("0000:61:00"), 3);

@@ -153,6 +153,20 @@ private Q_SLOTS:
                  original.observation(original.verdict.rootCause->decisiveObservation)->text);
         QCOMPARE(back->trace.size(), original.trace.size());
         QCOMPARE(back->fileCoverage.size(), original.fileCoverage.size());
+        for (std::size_t i = 0; i < back->fileCoverage.size(); ++i) {
+            QCOMPARE(back->fileCoverage[i].role, original.fileCoverage[i].role);
+            QCOMPARE(back->fileCoverage[i].format, original.fileCoverage[i].format);
+        }
+        {  // a record written before coverage had a role: metadata and workload.json still known as such
+            CaseRecord old = *record;
+            auto coverage = nlohmann::json::parse(old.coverageJson);
+            for (auto& f : coverage["files"])
+                f.erase("role");
+            old.coverageJson = coverage.dump();
+            const auto legacy = caseToResult(old, &moved);
+            for (std::size_t i = 0; i < legacy->fileCoverage.size(); ++i)
+                QCOMPARE(legacy->fileCoverage[i].role, original.fileCoverage[i].role);
+        }
         // The events come back as analysed: same ids, times, time certainty, evidence and symptom links.
         QCOMPARE(back->events.size(), original.events.size());
         QVERIFY(original.events.size() > original.symptoms.size());

@@ -3,6 +3,7 @@
 // ambiguity candidates, clicks that drive the selection, and log text shown as plain text only.
 #include "result_fixture.h"
 
+#include "views/coverage/coverage_summary.h"
 #include "views/selection_model.h"
 #include "views/verdict/verdict_panel.h"
 
@@ -87,6 +88,28 @@ private Q_SLOTS:
         selection.setAnalysis(AnalysisData::build(again));
         QVERIFY(panel.contentText().contains(QStringLiteral("the kernel log of node-01 would separate them")));
         QVERIFY(!panel.contentText().contains(QStringLiteral("Would separate them")));
+    }
+
+    /// Only evidence files count in "Read N of M": a sample's metadata and workload.json are listed, not evidence,
+    /// whatever their format's display name says.
+    void coverageCountsEvidenceFilesOnly()
+    {
+        tests::ResultBuilder b;
+        b.file("nodes/node-01/dmesg.txt", engine::SourceKind::Kernel, "node-01", 10);
+        b.file("rank0.log", engine::SourceKind::App, "node-01", 5);
+        const auto lesson = b.file("LESSON.md", engine::SourceKind::Unknown, "", 0);
+        const auto workload = b.file("workload.json", engine::SourceKind::Accounting, "", 0);
+        auto r = std::make_shared<engine::AnalysisResult>(*b.build());
+        r->fileCoverage[lesson].role = engine::FileRole::Metadata;
+        r->fileCoverage[lesson].format = "markdown";
+        r->fileCoverage[workload].role = engine::FileRole::Workload;
+        r->fileCoverage[workload].format = "workload-json";
+        const CoverageSummary summary = CoverageSummary::build(*r);
+        QVERIFY2(summary.headline.startsWith(QStringLiteral("Read 2 of 2 file(s) on 1 node(s)")),
+                 qPrintable(summary.headline));
+        QVERIFY(summary.notRead.isEmpty());
+        r->fileCoverage[lesson].role = engine::FileRole::Evidence;  // the same file as evidence, not read
+        QVERIFY(CoverageSummary::build(*r).headline.startsWith(QStringLiteral("Read 2 of 3 file(s)")));
     }
 
     void messages()

@@ -12,12 +12,6 @@ using namespace attrib::engine;
 
 namespace {
 
-bool isMetadata(const FileCoverage& f)
-{
-    return f.status == CoverageStatus::Skipped && !f.errors.empty() &&
-        f.errors.front().find("sample metadata") != std::string::npos;
-}
-
 /// "binary, not read" or the importer's own reason after "path: ".
 QString reasonOf(const FileCoverage& f)
 {
@@ -47,7 +41,7 @@ CoverageSummary CoverageSummary::build(const AnalysisResult& r)
     TimeNs first = NoTime;
     TimeNs last = NoTime;
     for (const FileCoverage& f : r.fileCoverage) {
-        if (isMetadata(f) || (f.kind == SourceKind::Accounting && f.format == "workload"))
+        if (f.role != FileRole::Evidence)
             continue;
         ++evidenceFiles;
         if (f.lines > 0 && (f.status == CoverageStatus::Ok || f.status == CoverageStatus::Partial)) {

@@ -131,11 +131,9 @@ QString EvidencePanel::skippedReason(int file) const
     if (!m_analysis || file < 0 || file >= static_cast<int>(m_analysis->r().fileCoverage.size()))
         return {};
     const FileCoverage& cov = m_analysis->r().fileCoverage[static_cast<std::size_t>(file)];
-    if (cov.status != CoverageStatus::Skipped)
-        return {};
+    if (cov.status != CoverageStatus::Skipped || cov.role != FileRole::Evidence)
+        return {};  // read, or readable text that is not evidence (a sample's metadata)
     const QString error = cov.errors.empty() ? QString() : qs(cov.errors.front());
-    if (error.contains(QStringLiteral("sample metadata")))
-        return {};  // readable text, just not evidence
     if (error.contains(QStringLiteral("binary"), Qt::CaseInsensitive))
         return QStringLiteral("binary, not read");
     const qsizetype at = error.indexOf(QStringLiteral("skipped: "));
