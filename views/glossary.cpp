@@ -24,8 +24,9 @@ QString glossary(Term term)
         return QStringLiteral("Year-inferred time: the line's timestamp has no year (classic syslog); the year was "
                               "taken from the rest of the evidence.");
     case Term::BootRelative:
-        return QStringLiteral("Boot-relative time: the line counts seconds since the machine booted (dmesg); it was "
-                              "converted to wall-clock time using the boot time found in the bundle.");
+        return QStringLiteral("Boot-relative time: the line counts seconds since the machine booted (raw dmesg) and "
+                              "the bundle holds no boot time for its node, so it cannot be placed on the wall clock. "
+                              "Lines whose boot time is known are converted and read as stamped.");
     case Term::ClockCorrected:
         return QStringLiteral("Clock-corrected: this node's clock disagreed with the others; the analysis shifted "
                               "its times by the estimated offset. The raw line still shows the node's own time.");
@@ -41,7 +42,7 @@ QString timeSourceText(engine::TimeSource source)
     switch (source) {
     case engine::TimeSource::Absolute: return QStringLiteral("stamped");
     case engine::TimeSource::YearInferred: return QStringLiteral("year inferred");
-    case engine::TimeSource::BootRelative: return QStringLiteral("boot-relative, converted");
+    case engine::TimeSource::BootRelative: return QStringLiteral("seconds since boot; boot time unknown");
     case engine::TimeSource::Inherited: return QStringLiteral("inherited from an earlier line: at or after");
     case engine::TimeSource::None: return QStringLiteral("time unknown");
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The timeline's maths without widgets: time <-> pixel mapping, zoom and pan, lanes, tick steps and
 // labels, per-pixel-column aggregation and hit testing.
+#include "views/glossary.h"
 #include "views/presentation.h"
 #include "views/timeline/timeline_data.h"
 #include "views/timeline/timeline_layout.h"
@@ -185,6 +186,11 @@ private Q_SLOTS:
         QCOMPARE(whenText(12345678000000, engine::TimeSource::BootRelative), QStringLiteral("+12345.678 s since boot"));
         QCOMPARE(whenText(1776893660118000000, engine::TimeSource::Absolute),
                  QStringLiteral("2026-04-22 21:34:20.118 UTC"));
+        // A time still boot-relative after the analysis is one whose boot time was not found (converted ones read
+        // as stamped): the words must not claim a conversion.
+        QCOMPARE(timeSourceText(engine::TimeSource::BootRelative),
+                 QStringLiteral("seconds since boot; boot time unknown"));
+        QVERIFY(!glossary(Term::BootRelative).contains(QStringLiteral("was converted")));
     }
 
     void relativeLabels_data()
