@@ -116,7 +116,13 @@ void SymptomGraphView::showStep(const ReplayPtr& replay, int step)
 {
     if (!replay || step < 0 || static_cast<std::size_t>(step) >= replay->stepCount())
         return showFinal();
-    const auto states = replay->stateAt(static_cast<std::size_t>(step));
+    showStates(replay, step, replay->stateAt(static_cast<std::size_t>(step)));
+}
+
+void SymptomGraphView::showStates(const ReplayPtr& replay, int step, const std::vector<engine::SymptomState>& states)
+{
+    if (!replay || step < 0 || static_cast<std::size_t>(step) >= replay->stepCount())
+        return showFinal();
     const auto outcome = replay->firstStepOfPhase(engine::TracePhase::Outcome);
     m_scene->showStates(states, outcome && static_cast<std::size_t>(step) >= *outcome);
     m_caption->setText(tr("as of step %1 (%2): %n symptom(s)", nullptr, static_cast<int>(states.size()))

@@ -25,6 +25,8 @@ public:
     void setResult(engine::AnalysisSnapshot result);
     /// The symptom set as of a debugger step (same layout, restyled).
     void showStep(const ReplayPtr& replay, int step);
+    /// The same with the step's symptom set already computed (TraceReplay::stateAt, e.g. off the GUI thread).
+    void showStates(const ReplayPtr& replay, int step, const std::vector<engine::SymptomState>& states);
     void showFinal();
 
     void selectSymptom(const QString& id);
