@@ -153,12 +153,17 @@ SymptomState TraceReplay::stateOf(const History& history, std::size_t index) con
     return s;
 }
 
-std::vector<SymptomState> TraceReplay::stateAt(std::size_t index) const
+std::vector<SymptomState> TraceReplay::stateAt(std::size_t index, const CancelFlag* cancel) const
 {
+    constexpr std::size_t PollEvery = 1024;  // symptoms between two looks at the cancel flag
     std::vector<SymptomState> out;
-    for (const auto& [id, history] : m_histories)
+    for (std::size_t i = 0; i < m_histories.size(); ++i) {
+        if (cancel && i % PollEvery == 0 && cancel->load(std::memory_order_relaxed))
+            break;
+        const History& history = m_histories[i].second;
         if (entryAt(history, index))
             out.push_back(stateOf(history, index));
+    }
     return out;
 }
 

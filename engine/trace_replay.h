@@ -3,6 +3,7 @@
 // the previous step, and breakpoints as filters over the immutable steps (nothing is paused live).
 #pragma once
 
+#include "engine/progress.h"
 #include "engine/verdict.h"
 
 #include <cstddef>
@@ -57,8 +58,10 @@ public:
     std::size_t stepCount() const { return m_result->trace.size(); }
     const TraceStep& step(std::size_t index) const { return m_result->trace.at(index); }
 
-    /// Every symptom added up to and including `index`, sorted by id, with its change at that step.
-    std::vector<SymptomState> stateAt(std::size_t index) const;
+    /// Every symptom added up to and including `index`, sorted by id, with its change at that step. With a
+    /// cancel flag (a front end computing it off its thread) it stops early once the flag is set and returns
+    /// the symptoms gathered so far, which the caller then drops.
+    std::vector<SymptomState> stateAt(std::size_t index, const CancelFlag* cancel = nullptr) const;
     /// Only the symptoms whose status (or presence) differs from the step before.
     std::vector<SymptomState> changesAt(std::size_t index) const;
     /// One symptom as of `index`; nullopt when not yet added.

@@ -3,8 +3,8 @@
 // (QtConcurrent with a QPromise). Starting a job supersedes the running one (its cancel flag is set and its
 // future cancelled); each job has a generation, and only the latest job's results, progress and end reach the
 // owner, on the owner's thread. Used by the workbench's job controller, the rule bench's controller (catalog
-// reloads and re-analyses), the corpus impact dialog, the search panel (index builds, regex scans) and the
-// cases controller (saving a case).
+// reloads and re-analyses), the corpus impact dialog, the search panel (index builds, regex scans), the
+// cases controller (saving a case) and the rule debugger (the symptom set at a step: StepStateJob).
 #pragma once
 
 #include "engine/progress.h"

@@ -54,9 +54,9 @@ void takeScreenshots(bench::RuleBench* bench, QMainWindow* window, const QString
     const auto& changes = bench->replay()->step(static_cast<std::size_t>(step)).changes;
     if (!changes.empty())
         debugger->whyStatus(QString::fromStdString(changes.front().symptom));
-    debugger->stateView()->clearSelection();  // keep the "just demoted" colour visible
     bench->dock(QStringLiteral("ruleDebuggerDock"))->raise();
     QTimer::singleShot(300, window, [=] {
+        debugger->stateView()->clearSelection();  // keep the "just demoted" colour visible (state arrived by now)
         QDir().mkpath(dir);
         debugger->grab().save(QDir(dir).filePath(QStringLiteral("debugger.png")));
         debugger->last();

@@ -48,6 +48,7 @@ QDockWidget* RuleBench::dock(const QString& objectName) const
 void RuleBench::buildDocks()
 {
     m_debugger = new views::RuleDebugger(m_window);
+    m_debugger->setStepResultWanted(static_cast<bool>(m_hooks.showStepState));
     m_graph = new views::SymptomGraphView(m_window);
     m_catalog = new views::CatalogBrowser(m_window);
     m_problems = new views::DiagnosticsPanel(m_window);
@@ -133,7 +134,7 @@ void RuleBench::buildMenu()
 
 void RuleBench::connectViews()
 {
-    connect(m_debugger, &views::RuleDebugger::currentStepChanged, this, &RuleBench::onStep);
+    connect(m_debugger, &views::RuleDebugger::stepStateReady, this, &RuleBench::onStepState);
     connect(m_graph, &views::SymptomGraphView::whyStatusRequested, this, [this](const QString& id) {
         m_debugger->whyStatus(id);
         dock(QStringLiteral("ruleDebuggerDock"))->raise();
@@ -291,17 +292,16 @@ void RuleBench::showResult(engine::AnalysisSnapshot result)
     Q_EMIT analysisChanged(result);
 }
 
-void RuleBench::onStep(int step)
+void RuleBench::onStepState(int step, const engine::AnalysisSnapshot& result)
 {
     if (!m_replay)
         return;
-    const bool last = step == m_debugger->stepCount() - 1;
-    if (last)
+    if (step == m_debugger->stepCount() - 1)
         m_graph->showFinal();
     else
-        m_graph->showStep(m_replay, step);
+        m_graph->showStates(m_replay, step, m_debugger->stateModel()->states());
     if (m_hooks.showStepState)
-        m_hooks.showStepState(last ? m_replay->snapshot() : m_replay->resultAt(static_cast<std::size_t>(step)));
+        m_hooks.showStepState(result);  // computed with the step's state (setStepResultWanted)
 }
 
 void RuleBench::openRuleFile(const QString& path, int line)

@@ -23,8 +23,9 @@
 //   - Step state: when the debugger moves to a step, hooks.showStepState receives the analysis as it
 //     stood after that step (only the symptoms raised so far, statuses then, no verdict before the
 //     outcome step) so the timeline can draw it; on a new analysis it receives the final result.
-//   - Everything runs on the GUI thread except catalog loading and analysis (QtConcurrent, with stale
-//     results dropped). The bench never calls processEvents().
+//   - Everything runs on the GUI thread except catalog loading, analysis and the debugger's state at a step
+//     (the symptom set and the analysis as of the step: views::StepStateJob), all with stale results dropped. The bench
+//     never calls processEvents().
 #pragma once
 
 #include "app/bench/rule_bench_controller.h"
@@ -108,7 +109,7 @@ private:
     void connectController();
     void connectSelection();
     void showResult(engine::AnalysisSnapshot result);
-    void onStep(int step);
+    void onStepState(int step, const engine::AnalysisSnapshot& result);
     void sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientation, double share);
     QString catalogLine() const;
 

@@ -44,7 +44,7 @@ private Q_SLOTS:
         while (step < debugger->stepCount() && debugger->replay()->step(step).phase != engine::TracePhase::Symptoms)
             ++step;
         debugger->setCurrentStep(step);
-        QVERIFY(window.timelineView()->showingStep());
+        QTRY_VERIFY(window.timelineView()->showingStep());  // the step's state is computed off the GUI thread
         const auto& shown = window.timelineView()->plot()->analysis();
         QVERIFY(shown);
         QVERIFY(shown->r().symptoms.size() < all);
@@ -65,7 +65,7 @@ private Q_SLOTS:
                  shown->r().symptoms[0].id);
 
         debugger->last();
-        QVERIFY(!window.timelineView()->showingStep());
+        QTRY_VERIFY(!window.timelineView()->showingStep());
         QCOMPARE(window.timelineView()->plot()->analysis()->r().symptoms.size(), all);
     }
 };

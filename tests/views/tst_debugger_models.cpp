@@ -177,7 +177,7 @@ private Q_SLOTS:
         QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, engine::TracePhase::Symptoms);
         QVERIFY(debugger.runToBreakpoint());
         QCOMPARE(debugger.currentStep(), static_cast<int>(m_remoteDemoted));
-        QCOMPARE(debugger.stateModel()->step(), static_cast<int>(m_remoteDemoted));
+        QTRY_COMPARE(debugger.stateModel()->step(), static_cast<int>(m_remoteDemoted));
         QCOMPARE(debugger.detailsModel()->step(), static_cast<int>(m_remoteDemoted));
         QVERIFY(debugger.runBackToBreakpoint());
         QCOMPARE(m_replay->step(static_cast<std::size_t>(debugger.currentStep())).phase, engine::TracePhase::Symptoms);
@@ -195,6 +195,7 @@ private Q_SLOTS:
         QCOMPARE(why.step, std::optional<std::size_t>(m_remoteDemoted));
         QCOMPARE(debugger.currentStep(), static_cast<int>(m_remoteDemoted));
         QVERIFY(debugger.answerText().contains(QStringLiteral("was demoted at step")));
+        QTRY_COMPARE(debugger.stateModel()->step(), static_cast<int>(m_remoteDemoted));
         QCOMPARE(debugger.stateView()->currentIndex().row(),
                  debugger.stateModel()->rowOf(QStringLiteral("nccl_remote_error@node-03")));
         QVERIFY(debugger.evidencePanel()->lineCount() >= 1);

@@ -22,7 +22,7 @@ class TestSymptomGraphView : public QObject {
 private:
     ReplayPtr m_replay;
 
-    double x(const SymptomGraphView& view, const char* id) const
+    double x(SymptomGraphView& view, const char* id) const
     {
         const auto* item = view.scene()->nodeItem(QLatin1String(id));
         return item ? item->pos().x() : -1;
@@ -102,6 +102,26 @@ private Q_SLOTS:
         view.scene()->nodeItem(QStringLiteral("collective_timeout@node-03"))->setSelected(true);
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.front().front().toString(), QStringLiteral("collective_timeout@node-03"));
+    }
+
+    void hiddenViewLaysOutWhenShown()
+    {
+        SymptomGraphView view;  // hidden, as in the workbench until the panel is opened
+        view.resize(900, 500);
+        view.setResult(m_replay->snapshot());
+        QVERIFY(view.layoutPending());  // no Graphviz layout for a panel nobody sees
+        const int demoted = static_cast<int>(*m_replay->statusStep("nccl_remote_error@node-03"));
+        view.showStates(m_replay, demoted, m_replay->stateAt(static_cast<std::size_t>(demoted)));
+        view.selectSymptom(QStringLiteral("collective_timeout@node-03"));
+        QVERIFY(view.layoutPending());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY(!view.layoutPending());  // laid out on show, with the step and selection asked for meanwhile
+        QCOMPARE(view.scene()->graph().nodes.size(), m_replay->result().symptoms.size());
+        QVERIFY(view.scene()->stateText().contains(QStringLiteral("nccl_remote_error@node-03 demoted changed")));
+        QCOMPARE(view.selectedSymptom(), QStringLiteral("collective_timeout@node-03"));
+        view.setResult(m_replay->snapshot());  // shown: laid out at once
+        QVERIFY(!view.layoutPending());
     }
 
     void zoomAndExport()

@@ -26,7 +26,9 @@ RuleDebugger::RuleDebugger(QWidget* parent)
     , m_details(new StepDetailsModel(this))
     , m_breakpoints(new BreakpointModel(this))
     , m_stepView(new QTreeView(this))
+    , m_stateJob(new StepStateJob(this))
     , m_stateView(new QTableView(this))
+    , m_stateCaption(new QLabel(this))
     , m_detailsView(new QTreeView(this))
     , m_why(new DebuggerWhyPanel(this))
     , m_evidence(new DebuggerEvidencePanel(this))
@@ -38,6 +40,10 @@ RuleDebugger::RuleDebugger(QWidget* parent)
 {
     buildActions();
     buildLayout();
+    connect(m_stateJob, &StepStateJob::ready, this, &RuleDebugger::showStepState);
+    m_computingHint.setSingleShot(true);
+    m_computingHint.setInterval(100);  // quicker steps show their state without a flash of "Computing"
+    connect(&m_computingHint, &QTimer::timeout, this, &RuleDebugger::showComputing);
     connect(m_breakpoints, &BreakpointModel::breakpointsChanged, this, [this] {
         m_steps->setBreakpoints(m_breakpoints->breakpoints());
         updatePosition();
@@ -52,6 +58,8 @@ RuleDebugger::RuleDebugger(QWidget* parent)
                 if (m_syncing || !index.isValid())
                     return;
                 const QString id = index.siblingAtColumn(0).data(SymptomStateModel::SymptomIdRole).toString();
+                if (stateComputing())
+                    m_pendingSymptom = id;  // keep it selected once the step's state arrives
                 m_evidence->showSymptom(m_replay ? m_replay->snapshot() : nullptr, id);
                 Q_EMIT symptomSelected(id);
             });
@@ -144,8 +152,15 @@ void RuleDebugger::buildLayout()
     lowerLayout->setSpacing(2);
     lowerLayout->addWidget(m_answer);
     lowerLayout->addWidget(m_tabs, 1);
+    auto* upper = new QWidget(this);
+    auto* upperLayout = new QVBoxLayout(upper);
+    upperLayout->setContentsMargins(0, 0, 0, 0);
+    upperLayout->setSpacing(0);
+    m_stateCaption->setMargin(3);
+    upperLayout->addWidget(m_stateCaption);
+    upperLayout->addWidget(m_stateView, 1);
     auto* right = new QSplitter(Qt::Vertical, this);
-    right->addWidget(m_stateView);
+    right->addWidget(upper);
     right->addWidget(lower);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
@@ -168,6 +183,10 @@ void RuleDebugger::setReplay(ReplayPtr replay, engine::CatalogPtr catalog)
     m_replay = std::move(replay);
     m_catalog = std::move(catalog);
     m_current = -1;
+    m_stateJob->cancel();
+    m_computingHint.stop();
+    m_pendingSymptom.clear();
+    m_state->setStates(-1, nullptr);
     m_steps->setReplay(m_replay);
     m_steps->setBreakpoints(m_breakpoints->breakpoints());
     m_breakpoints->setReplay(m_replay);
@@ -188,25 +207,71 @@ void RuleDebugger::setCurrentStep(int step)
     if (!m_replay || stepCount() == 0)
         return updatePosition();
     step = std::clamp(step, 0, stepCount() - 1);
-    const QString selected =
-        m_stateView->currentIndex().siblingAtColumn(0).data(SymptomStateModel::SymptomIdRole).toString();
+    if (!stateComputing())  // else the symptom to reselect is already pending
+        m_pendingSymptom =
+            m_stateView->currentIndex().siblingAtColumn(0).data(SymptomStateModel::SymptomIdRole).toString();
     const bool changed = step != m_current;
     m_current = step;
     m_syncing = true;
     m_steps->setCurrentStep(step);
     m_stepView->setCurrentIndex(m_steps->index(step, 0));
     m_stepView->scrollTo(m_steps->index(step, 0));
-    m_state->setStep(m_replay, step);
     m_details->setStep(m_replay, step);
     m_detailsView->expandAll();
     m_slider->setValue(step);
-    const int row = m_state->rowOf(selected);
-    if (row >= 0)
-        m_stateView->setCurrentIndex(m_state->index(row, 0));
     m_syncing = false;
+    // The symptom set is computed off the GUI thread; the table keeps the last one until it arrives.
+    const bool shown = !stateComputing() && m_state->step() == step;
+    const bool coming = stateComputing() && m_stateJob->pendingStep() == step;
+    if (!shown && !coming) {
+        m_stateJob->request(m_replay, step);
+        if (!m_computingHint.isActive())
+            m_computingHint.start();
+    }
     updatePosition();
     if (changed)
         Q_EMIT currentStepChanged(step);
+}
+
+void RuleDebugger::showStepState(const StepStatePtr& state)
+{
+    m_computingHint.stop();
+    if (!state || state->step != m_current)
+        return updateStateCaption();
+    m_syncing = true;
+    m_state->setStates(state->step, SymptomStateModel::States(state, &state->states));
+    const int row = m_pendingSymptom.isEmpty() ? -1 : m_state->rowOf(m_pendingSymptom);
+    if (row >= 0) {
+        m_stateView->setCurrentIndex(m_state->index(row, 0));
+        m_stateView->scrollTo(m_state->index(row, 0));
+    }
+    m_syncing = false;
+    m_pendingSymptom.clear();
+    updateStateCaption();
+    Q_EMIT stepStateReady(state->step, state->result);
+}
+
+void RuleDebugger::showComputing()
+{
+    if (!stateComputing())
+        return;
+    m_state->setStale(true);
+    updateStateCaption();
+}
+
+void RuleDebugger::updateStateCaption()
+{
+    QString text;
+    if (m_replay && stateComputing() && m_state->isStale())
+        text = tr("Computing the symptom set after step %1\u2026").arg(m_stateJob->pendingStep());
+    else if (m_replay && m_state->step() >= 0)
+        text = tr("%n symptom(s) after step %1", nullptr, m_state->rowCount()).arg(m_state->step());
+    m_stateCaption->setText(text);
+}
+
+QString RuleDebugger::stateCaption() const
+{
+    return m_stateCaption->text();
 }
 
 void RuleDebugger::updatePosition()
@@ -222,6 +287,7 @@ void RuleDebugger::updatePosition()
     const bool enabledBp = std::any_of(bps.begin(), bps.end(), [](const auto& b) { return b.enabled; });
     m_run->setEnabled(any && enabledBp);
     m_runBack->setEnabled(any && enabledBp);
+    updateStateCaption();
 }
 
 void RuleDebugger::first()
@@ -267,6 +333,11 @@ bool RuleDebugger::runBackToBreakpoint()
 
 void RuleDebugger::selectSymptom(const QString& id)
 {
+    if (stateComputing()) {  // selected once the current step's state arrives
+        m_pendingSymptom = id;
+        m_evidence->showSymptom(m_replay ? m_replay->snapshot() : nullptr, id);
+        return;
+    }
     const int row = m_state->rowOf(id);
     if (row < 0)
         return;

@@ -9,8 +9,10 @@
 #include "views/debugger/debugger_evidence_panel.h"
 #include "views/debugger/debugger_why_panel.h"
 #include "views/debugger/step_details_model.h"
+#include "views/debugger/step_state_job.h"
 #include "views/debugger/symptom_state_model.h"
 
+#include <QTimer>
 #include <QWidget>
 
 class QAction;
@@ -45,6 +47,15 @@ public:
     QTableView* stateView() const { return m_stateView; }
     /// The last answer (why / why-not / which rules looked), shown above the tabs.
     QString answerText() const;
+    /// The symptom set of the current step is still being computed (off the GUI thread); the state table
+    /// shows the previous step's until stepStateReady.
+    bool stateComputing() const { return m_stateJob->isPending(); }
+    /// The caption above the state table ("Computing ..." while a slow step is computed).
+    QString stateCaption() const;
+    /// Also compute the analysis as of each step (TraceReplay::resultAt), delivered with stepStateReady.
+    void setStepResultWanted(bool wanted) { m_stateJob->setResultWanted(wanted); }
+    /// Blocks until the running state computation ended (tests and shutdown only).
+    void waitForStepState() { m_stateJob->waitForIdle(); }
 
     /// Jumps to the step that set the symptom's status (as of the current step) and explains it.
     engine::WhyStatus whyStatus(const QString& symptomId);
@@ -67,6 +78,9 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void currentStepChanged(int step);
+    /// The state table now shows `step` (computed off the GUI thread). `result` is the analysis as of that step
+    /// when setStepResultWanted, else null.
+    void stepStateReady(int step, const engine::AnalysisSnapshot& result);
     void symptomSelected(const QString& id);
     void observationSelected(quint64 observation);
 
@@ -79,18 +93,25 @@ private:
     void stateContextMenu(const QPoint& pos);
     void showTab(QWidget* tab);
     void showAnswer(const QString& text);
+    void showStepState(const StepStatePtr& state);
+    void showComputing();
+    void updateStateCaption();
 
     ReplayPtr m_replay;
     engine::CatalogPtr m_catalog;
     int m_current = -1;
     bool m_syncing = false;
+    QString m_pendingSymptom;  ///< to select once the current step's state arrives
 
     TraceStepModel* m_steps;
     SymptomStateModel* m_state;
     StepDetailsModel* m_details;
     BreakpointModel* m_breakpoints;
     QTreeView* m_stepView;
+    StepStateJob* m_stateJob;
+    QTimer m_computingHint;  ///< a step whose state takes longer than this shows "Computing ..."
     QTableView* m_stateView;
+    QLabel* m_stateCaption;
     QTreeView* m_detailsView;
     DebuggerWhyPanel* m_why;
     DebuggerEvidencePanel* m_evidence;

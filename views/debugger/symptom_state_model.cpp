@@ -5,6 +5,8 @@
 
 #include <QFont>
 
+#include <algorithm>
+
 namespace attrib::views {
 
 using engine::StepChange;
@@ -17,26 +19,50 @@ SymptomStateModel::SymptomStateModel(QObject* parent)
 
 void SymptomStateModel::setStep(ReplayPtr replay, int step)
 {
+    States states;
+    if (replay && step >= 0)
+        states =
+            std::make_shared<const std::vector<engine::SymptomState>>(replay->stateAt(static_cast<std::size_t>(step)));
+    setStates(step, std::move(states));
+}
+
+void SymptomStateModel::setStates(int step, States states)
+{
     beginResetModel();
     m_step = step;
-    m_states.clear();
-    if (replay && step >= 0)
-        m_states = replay->stateAt(static_cast<std::size_t>(step));
+    m_states = std::move(states);
+    m_stale = false;
     endResetModel();
+}
+
+const std::vector<engine::SymptomState>& SymptomStateModel::states() const
+{
+    static const std::vector<engine::SymptomState> none;
+    return m_states ? *m_states : none;
+}
+
+void SymptomStateModel::setStale(bool stale)
+{
+    if (stale == m_stale)
+        return;
+    m_stale = stale;
+    if (rowCount() > 0)
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1), {Qt::ForegroundRole});
 }
 
 int SymptomStateModel::rowOf(const QString& id) const
 {
+    // Sorted by id (TraceReplay::stateAt), so a binary search.
     const std::string key = id.toStdString();
-    for (std::size_t i = 0; i < m_states.size(); ++i)
-        if (m_states[i].id == key)
-            return static_cast<int>(i);
-    return -1;
+    const auto& all = states();
+    auto it = std::lower_bound(all.begin(), all.end(), key,
+                               [](const engine::SymptomState& s, const std::string& k) { return s.id < k; });
+    return it != all.end() && it->id == key ? static_cast<int>(it - all.begin()) : -1;
 }
 
 int SymptomStateModel::rowCount(const QModelIndex& parent) const
 {
-    return parent.isValid() ? 0 : static_cast<int>(m_states.size());
+    return parent.isValid() ? 0 : static_cast<int>(states().size());
 }
 
 int SymptomStateModel::columnCount(const QModelIndex& parent) const
@@ -61,7 +87,7 @@ QVariant SymptomStateModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const auto& s = m_states[static_cast<std::size_t>(index.row())];
+    const auto& s = states()[static_cast<std::size_t>(index.row())];
     const bool untouchedActive = s.untouched && s.status == SymptomStatus::Active;
     switch (role) {
     case Qt::DisplayRole:
@@ -84,6 +110,8 @@ QVariant SymptomStateModel::data(const QModelIndex& index, int role) const
             ? QVariant(changeColor(s.change).darker(115))
             : QVariant();
     case Qt::ForegroundRole:
+        if (m_stale)
+            return QColor(0xa0, 0xa0, 0xa0);
         if (index.column() == SymptomColumn)
             return domainColor(s.domain).darker(130);
         return s.status == SymptomStatus::Active ? QVariant() : QVariant(QColor(0x75, 0x75, 0x75));

@@ -8,6 +8,9 @@
 #include <QAbstractTableModel>
 #include <QColor>
 
+#include <memory>
+#include <vector>
+
 namespace attrib::views {
 
 class SymptomStateModel : public QAbstractTableModel {
@@ -19,10 +22,17 @@ public:
 
     explicit SymptomStateModel(QObject* parent = nullptr);
 
-    /// The state after `step` of `replay` (-1: before the first step).
+    using States = std::shared_ptr<const std::vector<engine::SymptomState>>;
+
+    /// The state after `step` of `replay` (-1: before the first step), computed here (on the caller's thread).
     void setStep(ReplayPtr replay, int step);
+    /// The state after `step`, computed elsewhere (TraceReplay::stateAt); shared, not copied.
+    void setStates(int step, States states);
     int step() const { return m_step; }
-    const std::vector<engine::SymptomState>& states() const { return m_states; }
+    const std::vector<engine::SymptomState>& states() const;
+    /// Stale rows (a newer step is being computed) are drawn greyed until the next setStates.
+    void setStale(bool stale);
+    bool isStale() const { return m_stale; }
     /// Row of a symptom id, -1 when not (yet) in the set.
     int rowOf(const QString& id) const;
 
@@ -35,8 +45,9 @@ public:
     static QColor changeColor(engine::StepChange change);
 
 private:
-    std::vector<engine::SymptomState> m_states;
+    States m_states;
     int m_step = -1;
+    bool m_stale = false;
 };
 
 }  // namespace attrib::views

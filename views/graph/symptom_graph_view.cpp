@@ -100,6 +100,17 @@ QGraphicsView* SymptomGraphView::view() const
 
 void SymptomGraphView::setResult(engine::AnalysisSnapshot result)
 {
+    if (!isVisible()) {
+        m_pending = Pending{std::move(result), {}, -1, {}, {}};
+        m_caption->setText(tr("laid out when shown"));
+        return;
+    }
+    m_pending.reset();
+    layOut(result);
+}
+
+void SymptomGraphView::layOut(const engine::AnalysisSnapshot& result)
+{
     m_syncing = true;
     if (result)
         m_scene->setGraph(engine::buildSymptomGraph(*result));
@@ -116,7 +127,19 @@ void SymptomGraphView::showStep(const ReplayPtr& replay, int step)
 {
     if (!replay || step < 0 || static_cast<std::size_t>(step) >= replay->stepCount())
         return showFinal();
-    const auto states = replay->stateAt(static_cast<std::size_t>(step));
+    showStates(replay, step, replay->stateAt(static_cast<std::size_t>(step)));
+}
+
+void SymptomGraphView::showStates(const ReplayPtr& replay, int step, const std::vector<engine::SymptomState>& states)
+{
+    if (m_pending) {
+        m_pending->replay = replay;
+        m_pending->step = step;
+        m_pending->states = states;
+        return;
+    }
+    if (!replay || step < 0 || static_cast<std::size_t>(step) >= replay->stepCount())
+        return showFinal();
     const auto outcome = replay->firstStepOfPhase(engine::TracePhase::Outcome);
     m_scene->showStates(states, outcome && static_cast<std::size_t>(step) >= *outcome);
     m_caption->setText(tr("as of step %1 (%2): %n symptom(s)", nullptr, static_cast<int>(states.size()))
@@ -126,12 +149,21 @@ void SymptomGraphView::showStep(const ReplayPtr& replay, int step)
 
 void SymptomGraphView::showFinal()
 {
+    if (m_pending) {
+        m_pending->replay.reset();
+        m_pending->states.clear();
+        return;
+    }
     m_scene->showFinal();
     m_caption->setText(tr("final state: %n symptom(s)", nullptr, static_cast<int>(m_scene->graph().nodes.size())));
 }
 
 void SymptomGraphView::selectSymptom(const QString& id)
 {
+    if (m_pending) {
+        m_pending->selected = id;
+        return;
+    }
     SymptomNodeItem* item = m_scene->nodeItem(id);
     m_syncing = true;
     m_scene->clearSelection();
@@ -142,8 +174,34 @@ void SymptomGraphView::selectSymptom(const QString& id)
     m_syncing = false;
 }
 
-QString SymptomGraphView::selectedSymptom() const
+SymptomGraphScene* SymptomGraphView::scene()
 {
+    layOutPending();
+    return m_scene;
+}
+
+void SymptomGraphView::showEvent(QShowEvent* event)
+{
+    layOutPending();
+    QWidget::showEvent(event);
+}
+
+void SymptomGraphView::layOutPending()
+{
+    if (!m_pending)
+        return;
+    Pending pending = std::move(*m_pending);
+    m_pending.reset();
+    layOut(pending.result);
+    if (pending.replay)
+        showStates(pending.replay, pending.step, pending.states);
+    if (!pending.selected.isEmpty())
+        selectSymptom(pending.selected);
+}
+
+QString SymptomGraphView::selectedSymptom()
+{
+    layOutPending();
     for (auto* item : m_scene->selectedItems())
         if (auto* node = dynamic_cast<SymptomNodeItem*>(item))
             return node->symptomId();
@@ -173,14 +231,16 @@ void SymptomGraphView::zoomBy(double factor)
 
 void SymptomGraphView::fitToWindow()
 {
+    layOutPending();
     m_fitToWindow = true;
     m_canvas->fitInView(m_scene->sceneRect(), Qt::KeepAspectRatio);
     if (zoom() > MaxFitZoom)  // small graphs: readable text, not giant boxes
         m_canvas->setTransform(QTransform::fromScale(MaxFitZoom, MaxFitZoom));
 }
 
-bool SymptomGraphView::exportImage(const QString& path) const
+bool SymptomGraphView::exportImage(const QString& path)
 {
+    layOutPending();
     const QRectF source = m_scene->sceneRect();
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
         QSvgGenerator svg;
