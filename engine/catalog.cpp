@@ -120,7 +120,7 @@ std::string str(const json& obj, const char* key, const std::string& fallback = 
 
 /// Longest extractor pattern and largest compiled program accepted: far above the catalog's own (a few
 /// hundred characters), far below what makes compiling slow or a per-kind set fail.
-constexpr std::size_t MaxPatternBytes = 16 * 1024;
+constexpr std::size_t MaxPatternBytes = std::size_t{16} * 1024;
 constexpr int MaxProgramSize = 5000;  // the catalog's largest is ~300
 
 }  // namespace

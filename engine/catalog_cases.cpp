@@ -206,8 +206,7 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
     for (const auto& [k, want] : ec.fields) {
         std::string got;
         if (k == "symptom") {
-            auto values = captures;
-            got = expandTemplate(rule.symptom, values);
+            got = expandTemplate(rule.symptom, captures);
         } else if (auto it = captures.find(k); it != captures.end()) {
             got = it->second;
         } else if (auto s = rule.set.find(k); s != rule.set.end()) {

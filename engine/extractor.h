@@ -8,11 +8,6 @@
 #include <memory>
 #include <string_view>
 
-namespace re2 {
-class RE2;
-class Set;
-}  // namespace re2
-
 namespace attrib::engine {
 
 /// An event found on one line, before ids and observation links are assigned.
