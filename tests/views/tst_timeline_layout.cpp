@@ -254,6 +254,51 @@ private Q_SLOTS:
         QCOMPARE(total, marks.size());
     }
 
+    void aggregationWithBlocksMatchesTheScan()
+    {
+        // Random roles and clustered times: per-block strongest marks must give the very bins of a full scan,
+        // the first mark with the highest role included, at any zoom and with columns left and right of view.
+        std::vector<Mark> marks(200'000);
+        std::uint32_t seed = 12345;
+        const auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+        double x = 0;
+        for (std::size_t i = 0; i < marks.size(); ++i) {
+            x += (next() % 100 == 0) ? 5.0 : 0.0005 * (next() % 7);
+            marks[i] = {x, static_cast<std::uint32_t>(i), 0, static_cast<std::uint8_t>(next() % 6), 0};
+        }
+        const auto blocks = summarizeBlocks(marks);
+        QCOMPARE(blocks.size(), (marks.size() + MarkBlock - 1) / MarkBlock);
+        for (const TimeMapping& m : {TimeMapping{0, x, 0, 1200}, TimeMapping{-50, x / 3, 10, 700},
+                                     TimeMapping{x / 2, x / 2 + 3, 0, 1600}, TimeMapping{x * 2, x * 3, 0, 100}}) {
+            const auto scanned = aggregateColumns(marks, m);
+            const auto indexed = aggregateColumns(marks, m, blocks);
+            QCOMPARE(indexed.size(), scanned.size());
+            for (std::size_t i = 0; i < scanned.size(); ++i) {
+                QCOMPARE(indexed[i].column, scanned[i].column);
+                QCOMPARE(indexed[i].count, scanned[i].count);
+                QCOMPARE(indexed[i].strongest, scanned[i].strongest);
+            }
+            std::vector<ColumnBin> naive;  // and both against a plain walk over every mark
+            const long width = static_cast<long>(std::ceil(m.width));
+            for (std::size_t i = 0; i < marks.size(); ++i) {
+                const long col = marks[i].x < m.start || marks[i].x > m.end ? -1 : m.column(marks[i].x);
+                if (col < 0 || col >= width)
+                    continue;
+                if (naive.empty() || naive.back().column != col)
+                    naive.push_back({col, 0, static_cast<std::uint32_t>(i)});
+                ++naive.back().count;
+                if (marks[i].role > marks[naive.back().strongest].role)
+                    naive.back().strongest = static_cast<std::uint32_t>(i);
+            }
+            QCOMPARE(scanned.size(), naive.size());
+            for (std::size_t i = 0; i < naive.size(); ++i) {
+                QCOMPARE(scanned[i].column, naive[i].column);
+                QCOMPARE(scanned[i].count, naive[i].count);
+                QCOMPARE(scanned[i].strongest, naive[i].strongest);
+            }
+        }
+    }
+
     void nearest()
     {
         auto marks = marksAt({1.0, 1.02, 5.0});

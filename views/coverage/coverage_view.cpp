@@ -2,6 +2,7 @@
 #include "views/coverage/coverage_view.h"
 
 #include "views/coverage/coverage_summary.h"
+#include "views/deferred_refresh.h"
 #include "views/models/coverage_model.h"
 #include "views/selection_model.h"
 
@@ -18,6 +19,8 @@ CoverageView::CoverageView(SelectionModel* selection, QWidget* parent)
     , m_model(new CoverageModel(this))
     , m_tree(new QTreeView(this))
     , m_summary(new QLabel(this))
+    , m_selection(selection)
+    , m_refresh(new DeferredRefresh(this, [this] { rebuild(); }))
 {
     auto* proxy = new QSortFilterProxyModel(this);
     proxy->setSourceModel(m_model);
@@ -39,12 +42,24 @@ CoverageView::CoverageView(SelectionModel* selection, QWidget* parent)
         if (file >= 0)
             Q_EMIT fileActivated(file);
     });
-    connect(selection, &SelectionModel::analysisChanged, this, &CoverageView::onAnalysisChanged);
-    onAnalysisChanged(selection->analysis());
+    connect(selection, &SelectionModel::analysisChanged, m_refresh, &DeferredRefresh::invalidate);
+    rebuild();
 }
 
-void CoverageView::onAnalysisChanged(const AnalysisPtr& analysis)
+CoverageModel* CoverageView::model()
 {
+    m_refresh->flush();
+    return m_model;
+}
+
+bool CoverageView::isOutOfDate() const
+{
+    return m_refresh->isOutOfDate();
+}
+
+void CoverageView::rebuild()
+{
+    const AnalysisPtr analysis = m_selection->analysis();
     m_model->setAnalysis(analysis && analysis->hasVerdict() ? analysis : nullptr);
     m_tree->expandToDepth(0);
     for (int c = 0; c < CoverageModel::ErrorsColumn; ++c)

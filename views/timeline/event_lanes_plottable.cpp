@@ -185,22 +185,23 @@ void EventLanesPlottable::drawBars(QCPPainter* painter, int lane, const TimeMapp
 
 void EventLanesPlottable::drawMarks(QCPPainter*, int lane, const TimeMapping& map)
 {
-    const std::span<const Mark> marks = m_data->marks(*m_layout, lane);
+    const auto [marks, blocks] = m_data->laneMarks(*m_layout, lane);
     const auto [first, last] = visibleRange(marks, map, MarkerRadius + 1);
     const std::size_t n = last - first;
     m_stats.marksVisited += n;
     const LaneGeometry g = laneGeometry(lane);
     if (static_cast<double>(n) * 6 > map.width) {
         ++m_stats.denseLanes;
-        drawDense(marks, map, g.markerY(), g.height);
+        drawDense(marks, blocks, map, g.markerY(), g.height);
     } else {
         drawSparse(marks, first, last, map, g.markerY());
     }
 }
 
-void EventLanesPlottable::drawDense(std::span<const Mark> marks, const TimeMapping& map, double y, double laneHeight)
+void EventLanesPlottable::drawDense(std::span<const Mark> marks, std::span<const MarkBlockSummary> blocks,
+                                    const TimeMapping& map, double y, double laneHeight)
 {
-    for (const ColumnBin& bin : aggregateColumns(marks, map)) {
+    for (const ColumnBin& bin : aggregateColumns(marks, map, blocks)) {
         const Mark& m = marks[bin.strongest];
         const double x = map.left + static_cast<double>(bin.column) + 0.5;
         const double h = std::clamp(5 + 2.5 * std::log2(static_cast<double>(bin.count)), 5.0, laneHeight * 0.5);

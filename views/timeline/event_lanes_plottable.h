@@ -55,7 +55,8 @@ private:
     void drawStripes(QCPPainter* painter, int first, int last) const;
     void drawBars(QCPPainter* painter, int lane, const TimeMapping& map) const;
     void drawMarks(QCPPainter* painter, int lane, const TimeMapping& map);
-    void drawDense(std::span<const Mark> marks, const TimeMapping& map, double y, double laneHeight);
+    void drawDense(std::span<const Mark> marks, std::span<const MarkBlockSummary> blocks, const TimeMapping& map,
+                   double y, double laneHeight);
     void drawSparse(std::span<const Mark> marks, std::size_t first, std::size_t last, const TimeMapping& map, double y);
     void flushBatches(QCPPainter* painter, bool dense);
     void drawRootLine(QCPPainter* painter, const TimeMapping& map) const;

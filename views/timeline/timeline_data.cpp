@@ -166,6 +166,11 @@ void Builder::sortTracks()
         sortMarks(track.nodeLevel);
         for (auto& g : track.gpuMarks)
             sortMarks(g);
+        track.allBlocks = summarizeBlocks(track.all);
+        track.nodeLevelBlocks = summarizeBlocks(track.nodeLevel);
+        track.gpuBlocks.clear();
+        for (const auto& g : track.gpuMarks)
+            track.gpuBlocks.push_back(summarizeBlocks(g));
         std::stable_sort(track.bars.begin(), track.bars.end(), [](const SymptomBar& a, const SymptomBar& b) {
             return a.role != b.role ? a.role < b.role : a.start < b.start;
         });
@@ -280,7 +285,7 @@ std::pair<double, double> TimelineData::failureView() const
     return {lo - pad, hi + pad};
 }
 
-std::span<const Mark> TimelineData::marks(const LaneLayout& layout, int lane) const
+TimelineData::LaneMarks TimelineData::laneMarks(const LaneLayout& layout, int lane) const
 {
     if (lane < 0 || lane >= layout.laneCount())
         return {};
@@ -290,9 +295,12 @@ std::span<const Mark> TimelineData::marks(const LaneLayout& layout, int lane) co
         auto it = std::lower_bound(track.gpus.begin(), track.gpus.end(), l.gpu);
         if (it == track.gpus.end() || *it != l.gpu)
             return {};
-        return track.gpuMarks[it - track.gpus.begin()];
+        const auto slot = static_cast<std::size_t>(it - track.gpus.begin());
+        return {track.gpuMarks[slot], track.gpuBlocks[slot]};
     }
-    return l.expanded ? std::span<const Mark>(track.nodeLevel) : std::span<const Mark>(track.all);
+    if (l.expanded)
+        return {track.nodeLevel, track.nodeLevelBlocks};
+    return {track.all, track.allBlocks};
 }
 
 bool TimelineData::barOnLane(const SymptomBar& bar, const Lane& lane)

@@ -30,9 +30,13 @@ struct NodeTrack {
     std::vector<Mark> nodeLevel;              ///< events that name no GPU
     std::vector<int> gpus;                    ///< sorted
     std::vector<std::vector<Mark>> gpuMarks;  ///< parallel to gpus
-    std::vector<SymptomBar> bars;             ///< drawing order: weaker roles first
-    bool clockCorrected = false;              ///< the engine shifted this node's times (see clockText)
-    QString clockText;                        ///< "clock +1.20 s ±0.05 s" when an offset was estimated
+    /// summarizeBlocks of all, nodeLevel and each gpuMarks (dense columns without visiting every mark).
+    std::vector<MarkBlockSummary> allBlocks;
+    std::vector<MarkBlockSummary> nodeLevelBlocks;
+    std::vector<std::vector<MarkBlockSummary>> gpuBlocks;
+    std::vector<SymptomBar> bars;  ///< drawing order: weaker roles first
+    bool clockCorrected = false;   ///< the engine shifted this node's times (see clockText)
+    QString clockText;             ///< "clock +1.20 s ±0.05 s" when an offset was estimated
 };
 
 struct TimelineData {
@@ -62,8 +66,13 @@ struct TimelineData {
     bool hasRoot() const { return !std::isnan(rootX); }
     /// The time range the timeline opens on: the failure window with margins (at least MinFailureSpan wide).
     std::pair<double, double> failureView() const;
-    /// Marks drawn on a lane of `layout` (built from this data's nodes).
-    std::span<const Mark> marks(const LaneLayout& layout, int lane) const;
+    /// Marks drawn on a lane of `layout` (built from this data's nodes), with their block summaries.
+    struct LaneMarks {
+        std::span<const Mark> marks;
+        std::span<const MarkBlockSummary> blocks;
+    };
+    LaneMarks laneMarks(const LaneLayout& layout, int lane) const;
+    std::span<const Mark> marks(const LaneLayout& layout, int lane) const { return laneMarks(layout, lane).marks; }
     /// Whether a bar of `node` belongs on `lane`.
     static bool barOnLane(const SymptomBar& bar, const Lane& lane);
     /// Names and GPU lists for LaneLayout::setNodes.

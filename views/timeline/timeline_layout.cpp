@@ -10,12 +10,6 @@
 
 namespace attrib::views {
 
-long TimeMapping::column(double seconds) const
-{
-    const double c = std::floor((seconds - start) * pixelsPerSecond());
-    return static_cast<long>(std::clamp(c, -2.0, width + 2.0));
-}
-
 TimeMapping TimeMapping::zoomed(double anchorPixel, double factor) const
 {
     const double anchor = toSeconds(anchorPixel);
@@ -215,25 +209,89 @@ std::pair<std::size_t, std::size_t> visibleRange(std::span<const Mark> marks, co
     return {static_cast<std::size_t>(first - marks.begin()), static_cast<std::size_t>(last - marks.begin())};
 }
 
-std::vector<ColumnBin> aggregateColumns(std::span<const Mark> marks, const TimeMapping& map)
+std::vector<MarkBlockSummary> summarizeBlocks(std::span<const Mark> marks)
 {
-    std::vector<ColumnBin> bins;
-    const auto [first, last] = visibleRange(marks, map, 0);
-    const long width = static_cast<long>(std::ceil(map.width));
-    for (std::size_t i = first; i < last; ++i) {
-        const long col = map.column(marks[i].x);
-        if (col < 0 || col >= width)
-            continue;
-        if (!bins.empty() && bins.back().column == col) {
-            ColumnBin& bin = bins.back();
-            ++bin.count;
-            if (marks[i].role > marks[bin.strongest].role)
-                bin.strongest = static_cast<std::uint32_t>(i);
-        } else {
-            bins.push_back({col, 1, static_cast<std::uint32_t>(i)});
+    std::vector<MarkBlockSummary> blocks((marks.size() + MarkBlock - 1) / MarkBlock);
+    for (std::size_t b = 0; b < blocks.size(); ++b) {
+        std::size_t best = b * MarkBlock;
+        const std::size_t end = std::min(marks.size(), best + MarkBlock);
+        for (std::size_t i = best + 1; i < end; ++i)
+            if (marks[i].role > marks[best].role)
+                best = i;
+        blocks[b] = {marks[b * MarkBlock].x, static_cast<std::uint32_t>(best), marks[best].role};
+    }
+    return blocks;
+}
+
+namespace {
+
+/// Column bins built left to right; within a column the first mark with the highest role is the strongest.
+class ColumnAggregator {
+public:
+    ColumnAggregator(std::span<const Mark> marks, const TimeMapping& map)
+        : m_marks(marks)
+        , m_map(map)
+        , m_width(static_cast<long>(std::ceil(map.width)))
+    {
+    }
+    void addMark(std::size_t i) { add(m_map.column(m_marks[i].x), 1, i, m_marks[i].role); }
+    void addBlock(long column, const MarkBlockSummary& block)
+    {
+        add(column, static_cast<std::uint32_t>(MarkBlock), block.strongest, block.role);
+    }
+    std::vector<ColumnBin> take() { return std::move(m_bins); }
+
+private:
+    void add(long column, std::uint32_t count, std::size_t strongest, std::uint8_t role)
+    {
+        if (column < 0 || column >= m_width)
+            return;
+        if (m_bins.empty() || m_bins.back().column != column) {
+            m_bins.push_back({column, count, static_cast<std::uint32_t>(strongest)});
+            m_role = role;
+            return;
+        }
+        m_bins.back().count += count;
+        if (role > m_role) {
+            m_bins.back().strongest = static_cast<std::uint32_t>(strongest);
+            m_role = role;
         }
     }
-    return bins;
+
+    std::span<const Mark> m_marks;
+    const TimeMapping& m_map;
+    long m_width;
+    std::vector<ColumnBin> m_bins;
+    std::uint8_t m_role = 0;  ///< role of the last bin's strongest mark
+};
+
+}  // namespace
+
+std::vector<ColumnBin> aggregateColumns(std::span<const Mark> marks, const TimeMapping& map,
+                                        std::span<const MarkBlockSummary> blocks)
+{
+    ColumnAggregator columns(marks, map);
+    const auto [first, last] = visibleRange(marks, map, 0);
+    std::size_t i = first;
+    if (blocks.size() * MarkBlock >= marks.size() && !marks.empty()) {
+        for (; i < last && i % MarkBlock != 0; ++i)
+            columns.addMark(i);
+        for (; i + MarkBlock <= last; i += MarkBlock) {
+            // A block lies within one column when it and the next block start in the same one.
+            const std::size_t k = i / MarkBlock;
+            const double bound = k + 1 < blocks.size() ? blocks[k + 1].firstX : marks[i + MarkBlock - 1].x;
+            const long column = map.column(blocks[k].firstX);
+            if (column == map.column(bound)) {
+                columns.addBlock(column, blocks[k]);
+                continue;
+            }
+            for (std::size_t j = i; j < i + MarkBlock; ++j)
+                columns.addMark(j);
+        }
+    }
+    for (; i < last; ++i)
+        columns.addMark(i);
+    return columns.take();
 }
 
 long nearestMark(std::span<const Mark> marks, const TimeMapping& map, double pixelX, double tolerancePx)

@@ -7,6 +7,8 @@
 
 #include <QString>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -42,7 +44,11 @@ struct TimeMapping {
     double toPixel(double seconds) const { return left + (seconds - start) * pixelsPerSecond(); }
     double toSeconds(double pixel) const { return start + (pixel - left) / pixelsPerSecond(); }
     /// Pixel column (0-based from `left`) of a time; may be outside [0, width).
-    long column(double seconds) const;
+    long column(double seconds) const
+    {
+        const double c = std::floor((seconds - start) * pixelsPerSecond());
+        return static_cast<long>(std::clamp(c, -2.0, width + 2.0));
+    }
     /// Zoom by `factor` (> 1 zooms in) keeping the time under `anchorPixel` in place.
     TimeMapping zoomed(double anchorPixel, double factor) const;
     /// Moves the content by `dx` pixels (positive drags the content to the right).
@@ -113,8 +119,22 @@ struct ColumnBin {
     std::uint32_t count = 0;
     std::uint32_t strongest = 0;  ///< index (into the span) of the mark with the highest role
 };
-/// Aggregates marks per pixel column (for dense lanes): O(visible marks), columns in [0, width).
-std::vector<ColumnBin> aggregateColumns(std::span<const Mark> marks, const TimeMapping& map);
+/// Marks per block of a lane's block summary (see summarizeBlocks).
+inline constexpr std::size_t MarkBlock = 16;
+/// One block of MarkBlock consecutive marks: where it starts and its strongest mark (the first with the highest
+/// role). Compact and sequential, so that a dense lane is aggregated per block, not per mark.
+struct MarkBlockSummary {
+    double firstX = 0;
+    std::uint32_t strongest = 0;  ///< index into the lane's marks
+    std::uint8_t role = 0;        ///< that mark's role
+};
+/// The block summaries of a lane's marks; built once with the timeline data (off the GUI thread).
+std::vector<MarkBlockSummary> summarizeBlocks(std::span<const Mark> marks);
+/// Aggregates marks per pixel column (for dense lanes), columns in [0, width). With `blocks` (summarizeBlocks of
+/// these very marks) a block that lies within one column is added whole, so the cost is O(visible marks /
+/// MarkBlock + columns x MarkBlock) instead of O(visible marks); the bins are the same either way.
+std::vector<ColumnBin> aggregateColumns(std::span<const Mark> marks, const TimeMapping& map,
+                                        std::span<const MarkBlockSummary> blocks = {});
 /// Index of the mark nearest to `pixelX` within `tolerancePx` (within a pixel, the higher role wins), or -1.
 long nearestMark(std::span<const Mark> marks, const TimeMapping& map, double pixelX, double tolerancePx);
 
