@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The one way the GUI runs work off its thread: a JobRunner runs one job at a time on the global thread pool
-// (QtConcurrent with a QPromise). Starting a job supersedes the running one (its cancel flag is set and its
-// future cancelled); each job has a generation, and only the latest job's results, progress and end reach the
-// owner, on the owner's thread. Used by the workbench's job controller, the rule bench's controller (catalog
-// reloads and re-analyses), the corpus impact dialog, the search panel (index builds, regex scans), the
-// cases controller (saving a case) and the rule debugger (the symptom set at a step: StepStateJob).
+// The one way the GUI runs work off its thread: a JobRunner runs one job at a time on the jobs' own thread pool
+// (QtConcurrent with a QPromise), never on Qt's global pool: Qt's raster painting hands work to the global pool, so
+// long jobs there would stop the window from repainting until they end. Starting a job supersedes the running one (its
+// cancel flag is set and its future cancelled); each job has a generation, and only the latest job's results, progress
+// and end reach the owner, on the owner's thread. Used by the workbench's job controller, the rule bench's controller
+// (catalog reloads and re-analyses), the corpus impact dialog, the search panel (index builds, regex scans), the cases
+// controller (saving a case) and the rule debugger (the symptom set at a step: StepStateJob).
 #pragma once
 
 #include "engine/progress.h"
@@ -13,6 +14,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QPromise>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
@@ -20,6 +22,9 @@
 #include <memory>
 
 namespace attrib::views {
+
+/// The thread pool every JobRunner runs its jobs on (one thread per core), apart from Qt's global pool.
+QThreadPool* jobThreadPool();
 
 /// What a job's owner hears, all on the owner's thread and only from the latest job (except `ended`).
 template <typename T> struct JobHandlers {
@@ -81,8 +86,8 @@ public:
             if (on.ended)
                 on.ended();
         });
-        watcher->setFuture(
-            QtConcurrent::run([work = std::move(work), flag](QPromise<T>& promise) { work(promise, *flag); }));
+        watcher->setFuture(QtConcurrent::run(
+            jobThreadPool(), [work = std::move(work), flag](QPromise<T>& promise) { work(promise, *flag); }));
         return generation;
     }
 

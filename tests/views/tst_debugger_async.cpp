@@ -7,6 +7,7 @@
 
 #include "importers/analyzer.h"
 #include "views/debugger/rule_debugger.h"
+#include "views/job_runner.h"
 
 #include <QSemaphore>
 #include <QTableView>
@@ -20,14 +21,14 @@ using namespace attrib::views;
 
 namespace {
 
-/// Occupies every thread of the global pool until destroyed: a job started meanwhile cannot run.
+/// Occupies every thread of the jobs' pool until destroyed: a job started meanwhile cannot run.
 class PoolBlocker {
 public:
     PoolBlocker()
-        : m_threads(QThreadPool::globalInstance()->maxThreadCount())
+        : m_threads(views::jobThreadPool()->maxThreadCount())
     {
         for (int i = 0; i < m_threads; ++i)
-            QThreadPool::globalInstance()->start([this] {
+            views::jobThreadPool()->start([this] {
                 m_started.release();
                 m_release.acquire();
             });
@@ -83,6 +84,27 @@ private:
     }
 
 private Q_SLOTS:
+    void jobsRunOutsideQtsGlobalPool()
+    {
+        // Qt's raster painting uses the global pool: a long job there would stop the window repainting.
+        QObject owner;
+        JobRunner runner(&owner);
+        QSemaphore started;
+        QSemaphore release;
+        const int globalBefore = QThreadPool::globalInstance()->activeThreadCount();
+        runner.start<int>(
+            [&](QPromise<int>&, const auto&) {
+                started.release();
+                release.acquire();
+            },
+            JobHandlers<int>{});
+        started.acquire();
+        QCOMPARE(jobThreadPool()->activeThreadCount(), 1);
+        QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), globalBefore);
+        release.release();
+        runner.waitForIdle();
+    }
+
     void initTestCase()
     {
         auto outcome = importers::analyzeBundle(tests::samplePath("nvlink-xid149"), tests::sourceCatalog());
