@@ -28,10 +28,6 @@ StoreError::Kind kindOf(int code)
     }
 }
 
-}  // namespace
-
-namespace {
-
 int openFlags(bool readOnly, bool create)
 {
     int flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
