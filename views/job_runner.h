@@ -20,6 +20,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace attrib::views {
 
@@ -40,10 +41,19 @@ public:
         : m_owner(owner)
     {
     }
+    /// Stops every job still running, superseded ones included, and waits for them: a job may use what the
+    /// owner holds, so none outlives the runner.
     ~JobRunner()
     {
-        cancel();
-        waitForIdle();
+        for (const Running& job : m_running) {
+            *job.flag = true;
+            if (job.watcher)
+                job.watcher->cancel();
+        }
+        for (const Running& job : m_running) {
+            if (job.watcher)
+                job.watcher->waitForFinished();
+        }
     }
     JobRunner(const JobRunner&) = delete;
     JobRunner& operator=(const JobRunner&) = delete;
@@ -88,6 +98,8 @@ public:
         });
         watcher->setFuture(QtConcurrent::run(
             jobThreadPool(), [work = std::move(work), flag](QPromise<T>& promise) { work(promise, *flag); }));
+        std::erase_if(m_running, [](const Running& job) { return !job.watcher || job.watcher->isFinished(); });
+        m_running.push_back({watcher, flag});
         return generation;
     }
 
@@ -118,8 +130,13 @@ public:
     const engine::CancelFlag* cancelFlag() const { return m_cancel.get(); }
 
 private:
+    struct Running {
+        QPointer<QFutureWatcherBase> watcher;  ///< deleted (null) once its end reached the owner
+        std::shared_ptr<engine::CancelFlag> flag;
+    };
     QObject* m_owner;
     QPointer<QFutureWatcherBase> m_current;
+    std::vector<Running> m_running;  ///< every job not known to have ended, the latest last
     std::shared_ptr<engine::CancelFlag> m_cancel;
     quint64 m_generation = 0;
 };

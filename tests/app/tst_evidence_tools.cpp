@@ -2,7 +2,7 @@
 // The evidence pane as a log viewer (issue 12, D2) on the NVLink sample in the full window: Ctrl+F find with
 // highlight and Enter/F3/Shift+F3, regex and case, filter in and out, line selection and Ctrl+C with and
 // without file:line, the Markdown quote, bookmarks (Ctrl+M, F2), the merged time-ordered view with go to time,
-// the culprit's log, and a binary file shown as "binary, not read".
+// the culprit's log, and a binary file shown as "not read: binary content".
 #include "../common/test_catalog.h"
 #include "../common/workbench_window.h"
 
@@ -208,7 +208,8 @@ private Q_SLOTS:
         QVERIFY(bin >= 0);
         panel()->showFile(bin);
         QCOMPARE(view()->rowCount(), qint64(0));
-        QVERIFY2(panel()->detailText().contains(QStringLiteral("binary, not read")), qPrintable(panel()->detailText()));
+        QVERIFY2(panel()->detailText().contains(QStringLiteral("not read: binary content")),
+                 qPrintable(panel()->detailText()));
     }
 
     void unexplainedFailureOpensOnItsFirstLead()

@@ -11,6 +11,7 @@
 
 #include <QSemaphore>
 #include <QTableView>
+#include <QThread>
 #include <QThreadPool>
 #include <QtTest>
 
@@ -103,6 +104,29 @@ private Q_SLOTS:
         QCOMPARE(QThreadPool::globalInstance()->activeThreadCount(), globalBefore);
         release.release();
         runner.waitForIdle();
+    }
+
+    void destroyingTheRunnerWaitsForSupersededJobsToo()
+    {
+        // A superseded job may still use what the owner holds: the runner must not outlive it.
+        QObject owner;
+        std::atomic<bool> firstEnded{false};
+        QSemaphore firstStarted;
+        {
+            JobRunner runner(&owner);
+            runner.start<int>(
+                [&](QPromise<int>&, const engine::CancelFlag& cancelled) {
+                    firstStarted.release();
+                    while (!cancelled)
+                        QThread::msleep(1);
+                    QThread::msleep(100);  // winding down after the cancel, as a real job does
+                    firstEnded = true;
+                },
+                JobHandlers<int>{});
+            firstStarted.acquire();
+            runner.start<int>([](QPromise<int>&, const engine::CancelFlag&) {}, JobHandlers<int>{});
+        }
+        QVERIFY(firstEnded);
     }
 
     void initTestCase()

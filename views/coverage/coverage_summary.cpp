@@ -10,19 +10,17 @@ namespace attrib::views {
 
 using namespace attrib::engine;
 
-namespace {
-
-/// "binary, not read" or the importer's own reason after "path: ".
-QString reasonOf(const FileCoverage& f)
+QString coverageReason(const FileCoverage& f)
 {
     QString why = f.errors.empty() ? QString::fromLatin1(toString(f.status)) : qs(f.errors.front());
-    const QString prefix = qs(f.path) + QStringLiteral(": ");
-    if (why.startsWith(prefix))
-        why = why.mid(prefix.size());
-    if (why.contains(QStringLiteral("binary"), Qt::CaseInsensitive))
-        return QStringLiteral("binary, not read");
+    for (const QString& prefix : {QString(qs(f.path) + QStringLiteral(": ")), QStringLiteral("skipped: ")}) {
+        if (why.startsWith(prefix))
+            why = why.mid(prefix.size());
+    }
     return sanitizeLine(why);
 }
+
+namespace {
 
 void raise(CoverageSummary::Level& level, CoverageSummary::Level to)
 {
@@ -57,7 +55,7 @@ CoverageSummary CoverageSummary::build(const AnalysisResult& r)
             continue;
         raise(s.level, f.status == CoverageStatus::Errored ? Level::Red : Level::Amber);
         s.notRead << qs(f.path) + QStringLiteral(": ") +
-                (f.status == CoverageStatus::Partial ? QStringLiteral("partly read: ") : QString()) + reasonOf(f);
+                (f.status == CoverageStatus::Partial ? QStringLiteral("partly read: ") : QString()) + coverageReason(f);
     }
     // Collector-level problems (a node's kernel log missing, a partial collector) that no file entry names.
     for (const CollectorCoverage& c : r.coverage) {

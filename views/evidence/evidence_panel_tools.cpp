@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // EvidencePanel as a log viewer: keyboard actions, context menu, bookmarks, merged time-ordered views,
 // go to time, the culprit's log, skipped files.
+#include "views/coverage/coverage_summary.h"
 #include "views/evidence/evidence_panel.h"
 #include "views/evidence/find_bar.h"
 #include "views/presentation.h"
@@ -133,11 +134,7 @@ QString EvidencePanel::skippedReason(int file) const
     const FileCoverage& cov = m_analysis->r().fileCoverage[static_cast<std::size_t>(file)];
     if (cov.status != CoverageStatus::Skipped || cov.role != FileRole::Evidence)
         return {};  // read, or readable text that is not evidence (a sample's metadata)
-    const QString error = cov.errors.empty() ? QString() : qs(cov.errors.front());
-    if (error.contains(QStringLiteral("binary"), Qt::CaseInsensitive))
-        return QStringLiteral("binary, not read");
-    const qsizetype at = error.indexOf(QStringLiteral("skipped: "));
-    return at >= 0 ? error.mid(at + 9) : QStringLiteral("skipped");
+    return coverageReason(cov);
 }
 
 void EvidencePanel::buildContextMenu(qint64 row, const QPoint& globalPos)
