@@ -118,6 +118,42 @@ private Q_SLOTS:
         QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QString& l) { return l == QStringLiteral("0 s"); }));
     }
 
+    void bootRelativeTimesCountFromBoot()
+    {
+        // dmesg uptimes with no known boot time: the axis must not read as a 1970 date.
+        auto r = std::make_shared<engine::AnalysisResult>(*tests::nvlinkFixture());
+        const engine::TimeNs shift = tests::FixtureEpoch - 5000 * engine::NsPerSec;  // 5,000 s since boot
+        const auto move = [&](engine::TimeNs& t) {
+            if (t != engine::NoTime)
+                t -= shift;
+        };
+        for (auto& e : r->events) {
+            move(e.time);
+            e.timeSource = engine::TimeSource::BootRelative;
+        }
+        for (auto& s : r->symptoms) {
+            move(s.firstSeen);
+            move(s.lastSeen);
+            move(s.origin);
+            s.timeSource = engine::TimeSource::BootRelative;
+        }
+        move(r->verdict.rootCause->time);
+        Fixture f(r);
+        QCOMPARE(f.plot()->xAxis->label(), QStringLiteral("time since boot (boot time unknown)"));
+        const QVector<QString> labels = f.plot()->xAxis->tickVectorLabels();
+        QVERIFY(!labels.isEmpty());
+        for (const QString& l : labels)
+            QVERIFY2(l.startsWith(QLatin1Char('+')) && !l.contains(QLatin1Char(':')), qPrintable(l));
+        f.view.relativeTimeAction()->setChecked(true);
+        QVERIFY2(f.plot()->xAxis->label().contains(QStringLiteral("s since boot")),
+                 qPrintable(f.plot()->xAxis->label()));
+        f.view.relativeTimeAction()->setChecked(false);
+        QCOMPARE(f.plot()->xAxis->label(), QStringLiteral("time since boot (boot time unknown)"));
+
+        Fixture utc(tests::nvlinkFixture());  // one wall-clock time is enough for the UTC axis
+        QVERIFY(utc.plot()->xAxis->label().startsWith(QStringLiteral("UTC, 2026-04-22")));
+    }
+
     void exports()
     {
         Fixture f(tests::nvlinkFixture());

@@ -23,13 +23,15 @@ QString TimeTicker::getTickLabel(double tick, const QLocale&, QChar, int)
 {
     if (m_mode == Mode::Relative)
         return formatRelativeTick(tick - m_reference, m_step);
+    if (m_mode == Mode::SinceBoot)
+        return formatRelativeTick(tick - m_bootZero, m_step);
     return formatUtcTick(m_origin, tick, m_step);
 }
 
 QVector<double> TimeTicker::createTickVector(double tickStep, const QCPRange& range)
 {
-    // Ticks sit on wall-clock multiples of the step (UTC) or on multiples from the reference (relative).
-    double anchor = m_reference;
+    // Ticks sit on wall-clock multiples of the step (UTC) or on multiples from the reference (relative) or the boot.
+    double anchor = m_mode == Mode::SinceBoot ? m_bootZero : m_reference;
     if (m_mode == Mode::Utc) {
         const double originSeconds = static_cast<double>(m_origin / engine::NsPerSec);
         anchor = -std::fmod(originSeconds, tickStep >= 1 ? tickStep : 1.0);

@@ -98,6 +98,8 @@ void Builder::placeEvents()
 {
     const AnalysisResult& r = analysis.r();
     data.eventNode.assign(r.events.size(), -1);
+    std::size_t timed = 0;
+    std::size_t bootRelative = 0;
     for (std::size_t e = 0; e < r.events.size(); ++e) {
         const Event& ev = r.events[e];
         if (ev.time == NoTime) {
@@ -113,6 +115,8 @@ void Builder::placeEvents()
         domainSeen[m.domain] = true;
         data.hasInherited |= ev.timeSource == TimeSource::Inherited;
         data.hasApproximate |= ev.timeSource == TimeSource::YearInferred || ev.timeSource == TimeSource::BootRelative;
+        ++timed;
+        bootRelative += ev.timeSource == TimeSource::BootRelative ? 1 : 0;
         NodeTrack& track = data.nodes[node];
         track.all.push_back(m);
         data.eventNode[e] = node;
@@ -128,6 +132,7 @@ void Builder::placeEvents()
         }
         track.gpuMarks[slot].push_back(m);
     }
+    data.sinceBoot = timed > 0 && bootRelative == timed;
     data.eventCount = r.events.size() - data.untimedEvents;
 }
 

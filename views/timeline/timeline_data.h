@@ -50,9 +50,10 @@ struct TimelineData {
     /// The failure window: first to last time of an active or demoted symptom (the whole range without any).
     double failStart = 0;
     double failEnd = 1;
-    bool hasTimes = false;                ///< false: no event or symptom has a time (nothing to draw, no 1970 axis)
-    bool hasInherited = false;            ///< some event's time is inherited from an earlier line (a lower bound)
-    bool hasApproximate = false;          ///< some event's time is year-inferred or boot-relative
+    bool hasTimes = false;        ///< false: no event or symptom has a time (nothing to draw, no 1970 axis)
+    bool hasInherited = false;    ///< some event's time is inherited from an earlier line (a lower bound)
+    bool hasApproximate = false;  ///< some event's time is year-inferred or boot-relative
+    bool sinceBoot = false;  ///< every timed event is boot-relative (no boot time known): the axis counts from boot
     std::size_t eventsBeforeFailure = 0;  ///< context outside the opening view, for the info line
     std::vector<NodeTrack> nodes;
     std::vector<std::uint8_t> domainsPresent;  ///< indices into domainNames(), for the legend

@@ -132,6 +132,8 @@ void TimelinePlot::setTimelineData(TimelineDataPtr timeline)
     if (m_data) {
         m_ticker->setOrigin(m_data->origin.origin);
         m_ticker->setReference(m_data->hasRoot() ? m_data->rootX : 0);
+        m_ticker->setBootZero(m_data->origin.toSeconds(0));
+        m_ticker->setMode(relativeTime() && m_data->hasRoot() ? TimeTicker::Mode::Relative : absoluteMode());
         if (m_data->rootGpu >= 0)
             m_layout.setExpanded(m_data->rootNode, true);  // the root cause's GPU lane is shown from the start
     }
@@ -212,6 +214,19 @@ bool TimelinePlot::updateLegendWrap()
     return true;
 }
 
+TimeTicker::Mode TimelinePlot::absoluteMode() const
+{
+    return m_data && m_data->sinceBoot ? TimeTicker::Mode::SinceBoot : TimeTicker::Mode::Utc;
+}
+
+QString TimelinePlot::timeText(double x, bool withDate) const
+{
+    const engine::TimeNs t = m_data->origin.toTime(x);
+    if (m_data->sinceBoot)
+        return whenText(t, engine::TimeSource::BootRelative);
+    return formatUtc(t, withDate) + QStringLiteral(" UTC");
+}
+
 void TimelinePlot::updateTimeAxisLabel()
 {
     if (!m_data) {
@@ -219,8 +234,10 @@ void TimelinePlot::updateTimeAxisLabel()
         return;
     }
     if (relativeTime())
-        xAxis->setLabel(QStringLiteral("time relative to the root cause (") +
-                        formatUtc(m_data->origin.toTime(m_data->rootX)) + QStringLiteral(" UTC)"));
+        xAxis->setLabel(QStringLiteral("time relative to the root cause (") + timeText(m_data->rootX) +
+                        QStringLiteral(")"));
+    else if (m_data->sinceBoot)
+        xAxis->setLabel(QStringLiteral("time since boot (boot time unknown)"));
     else
         xAxis->setLabel(QStringLiteral("UTC, ") + formatUtc(m_data->origin.toTime(m_data->failStart)).left(10));
     const bool corrected =
@@ -244,7 +261,7 @@ void TimelinePlot::resetView()
 
 void TimelinePlot::setRelativeTime(bool relative)
 {
-    m_ticker->setMode(relative && m_data && m_data->hasRoot() ? TimeTicker::Mode::Relative : TimeTicker::Mode::Utc);
+    m_ticker->setMode(relative && m_data && m_data->hasRoot() ? TimeTicker::Mode::Relative : absoluteMode());
     updateTimeAxisLabel();
     replot(rpQueuedReplot);
 }
@@ -393,10 +410,9 @@ QString TimelinePlot::columnToolTip(int lane, const QPoint& pos) const
     std::map<std::string, int> byType;
     for (std::size_t i = first; i < last; ++i)
         ++byType[m_analysis->r().events[marks[i].event].type];
-    QStringList lines{QStringLiteral("%1 events here on %2, %3 to %4 UTC:")
+    QStringList lines{QStringLiteral("%1 events here on %2, %3 to %4:")
                           .arg(last - first)
-                          .arg(m_layout.label(lane), formatUtc(m_data->origin.toTime(x0), false),
-                               formatUtc(m_data->origin.toTime(x1), false))};
+                          .arg(m_layout.label(lane), timeText(x0, false), timeText(x1, false))};
     for (const auto& [type, count] : byType)
         lines << QStringLiteral("  %1 \u00d7 %2").arg(count).arg(qs(type));
     return lines.join(QLatin1Char('\n'));

@@ -89,6 +89,10 @@ private:
     /// Puts the legend in or takes it out of the layout as the mode and height want; true when it moved.
     bool updateLegendPlacement();
     void updateTimeAxisLabel();
+    /// The ticker's mode when not relative to the root cause: UTC, or time since boot when no event has a wall time.
+    TimeTicker::Mode absoluteMode() const;
+    /// `x` (seconds from the origin) as a time in words: "21:34:20.118 UTC" or "+12.345 s since boot".
+    QString timeText(double x, bool withDate = true) const;
     void clampTimeRange(const QCPRange& range);
     void clampLaneRange(const QCPRange& range);
     QString columnToolTip(int lane, const QPoint& pos) const;
