@@ -154,6 +154,21 @@ private Q_SLOTS:
         QVERIFY(utc.plot()->xAxis->label().startsWith(QStringLiteral("UTC, 2026-04-22")));
     }
 
+    void stepStateIsBuiltOffTheGuiThread()
+    {
+        Fixture f(tests::nvlinkFixture());
+        auto step = std::make_shared<engine::AnalysisResult>(*f.analysis->result);
+        step->symptoms.pop_back();  // the analysis as it stood before its last symptom
+        f.view.showStepState(step);
+        // Built on the jobs' pool: nothing changes until the GUI thread handles the job's result.
+        QVERIFY(!f.view.showingStep());
+        QTRY_VERIFY(f.view.showingStep());
+        QCOMPARE(f.plot()->analysis()->r().symptoms.size(), step->symptoms.size());
+        f.view.showStepState(f.analysis->result);  // the final state returns at once
+        QVERIFY(!f.view.showingStep());
+        QCOMPARE(f.plot()->analysis()->r().symptoms.size(), f.analysis->r().symptoms.size());
+    }
+
     void exports()
     {
         Fixture f(tests::nvlinkFixture());

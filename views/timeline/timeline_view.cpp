@@ -99,6 +99,7 @@ TimelineView::TimelineView(SelectionModel* selection, QWidget* parent)
 
 void TimelineView::onAnalysisChanged(const AnalysisPtr& analysis)
 {
+    m_stepJob.cancel();
     m_step.reset();
     m_finalData.reset();
     m_plot->setAnalysis(analysis);
@@ -120,12 +121,31 @@ void TimelineView::showStepState(const engine::AnalysisSnapshot& step)
 {
     const AnalysisPtr current = m_selection->analysis();
     if (!step || !current || step == current->result) {
+        m_stepJob.cancel();
         leaveStep();
         return;
     }
-    m_step = AnalysisData::build(step);
+    using StepPtr = std::shared_ptr<const StepView>;
+    JobHandlers<StepPtr> on;
+    on.result = [this](const StepPtr& view) { showStep(view); };
+    m_stepJob.start<StepPtr>(
+        [step](QPromise<StepPtr>& promise, const engine::CancelFlag& cancelled) {
+            auto view = std::make_shared<StepView>();
+            view->analysis = AnalysisData::build(step);
+            if (cancelled)
+                return;
+            view->timeline = TimelineData::build(*view->analysis);
+            if (!cancelled)
+                promise.addResult(std::move(view));
+        },
+        std::move(on));
+}
+
+void TimelineView::showStep(const std::shared_ptr<const StepView>& step)
+{
+    m_step = step->analysis;
     m_plot->setAnalysis(m_step);
-    m_plot->setTimelineData(TimelineData::build(*m_step));
+    m_plot->setTimelineData(step->timeline);
     m_plot->setRelativeTime(m_relative->isChecked());
     m_plot->showSelection(toStep(m_selection->current()));
     updateInfo();

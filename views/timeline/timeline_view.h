@@ -3,6 +3,7 @@
 // Follows and drives the shared selection; exports PNG and SVG.
 #pragma once
 
+#include "views/job_runner.h"
 #include "views/selection_model.h"
 #include "views/timeline/timeline_data.h"
 
@@ -27,7 +28,8 @@ public:
     /// Data prepared for the selection model's current analysis (see TimelineData::build).
     void setTimelineData(TimelineDataPtr timeline);
     /// Draws the analysis as it stood at a rule-debugger step; the current analysis itself (or null) returns
-    /// to the final state. Clicks and the selection are mapped between the two by symptom id.
+    /// to the final state. Clicks and the selection are mapped between the two by symptom id. The step's lanes are
+    /// built off the GUI thread (as long as the analysis is big); a later step supersedes one still being built.
     void showStepState(const engine::AnalysisSnapshot& step);
     bool showingStep() const { return m_step != nullptr; }
     TimelinePlot* plot() const { return m_plot; }
@@ -43,6 +45,11 @@ private:
     void onSelectionChanged(const Selection& selection);
     void syncScrollBar();
     void updateInfo();
+    struct StepView {
+        AnalysisPtr analysis;
+        TimelineDataPtr timeline;
+    };
+    void showStep(const std::shared_ptr<const StepView>& step);
     void leaveStep();
     Selection toStep(Selection selection) const;
     int stepToMainSymptom(int symptom) const;
@@ -57,6 +64,7 @@ private:
     bool m_syncing = false;
     AnalysisPtr m_step;           ///< the debugger's step state while shown, else null
     TimelineDataPtr m_finalData;  ///< the current analysis' timeline, restored when the step state ends
+    JobRunner m_stepJob{this};    ///< builds a step's analysis and lanes
 };
 
 }  // namespace attrib::views
