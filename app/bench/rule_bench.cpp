@@ -284,8 +284,27 @@ void RuleBench::sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientatio
 
 void RuleBench::showResult(engine::AnalysisSnapshot result)
 {
-    m_replay = result ? std::make_shared<const engine::TraceReplay>(result) : nullptr;
     m_graph->setResult(result);
+    if (!result) {
+        m_replayJob.cancel();
+        showReplay(nullptr, nullptr);
+        return;
+    }
+    // Indexing the trace takes as long as the trace is big: on the jobs' pool, not on the GUI thread.
+    views::JobHandlers<views::ReplayPtr> on;
+    on.result = [this, result](const views::ReplayPtr& replay) { showReplay(result, replay); };
+    m_replayJob.start<views::ReplayPtr>(
+        [result](QPromise<views::ReplayPtr>& promise, const engine::CancelFlag& cancelled) {
+            auto replay = std::make_shared<const engine::TraceReplay>(result);
+            if (!cancelled)
+                promise.addResult(std::move(replay));
+        },
+        std::move(on));
+}
+
+void RuleBench::showReplay(const engine::AnalysisSnapshot& result, views::ReplayPtr replay)
+{
+    m_replay = std::move(replay);
     m_debugger->setReplay(m_replay, m_controller->catalog());
     if (m_hooks.showStepState && result)
         m_hooks.showStepState(result);

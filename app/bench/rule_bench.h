@@ -23,7 +23,8 @@
 //   - Step state: when the debugger moves to a step, hooks.showStepState receives the analysis as it
 //     stood after that step (only the symptoms raised so far, statuses then, no verdict before the
 //     outcome step) so the timeline can draw it; on a new analysis it receives the final result.
-//   - Everything runs on the GUI thread except catalog loading, analysis and the debugger's state at a step
+//   - Everything runs on the GUI thread except catalog loading, analysis, indexing a new result's trace (replay() and
+//     the debugger get it, and analysisChanged is emitted, when the index is built) and the debugger's state at a step
 //     (the symptom set and the analysis as of the step: views::StepStateJob), all with stale results dropped. The bench
 //     never calls processEvents().
 #pragma once
@@ -31,6 +32,8 @@
 #include "app/bench/rule_bench_controller.h"
 #include "app/bench/rules_workspace.h"
 #include "engine/trace_replay.h"
+#include "views/debugger/trace_step_model.h"
+#include "views/job_runner.h"
 
 #include <QObject>
 
@@ -109,6 +112,7 @@ private:
     void connectController();
     void connectSelection();
     void showResult(engine::AnalysisSnapshot result);
+    void showReplay(const engine::AnalysisSnapshot& result, views::ReplayPtr replay);
     void onStepState(int step, const engine::AnalysisSnapshot& result);
     void sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientation, double share);
     QString catalogLine() const;
@@ -117,6 +121,7 @@ private:
     BenchHooks m_hooks;
     RuleBenchController* m_controller;
     std::shared_ptr<const engine::TraceReplay> m_replay;
+    views::JobRunner m_replayJob{this};  ///< indexes a new result's trace
     views::RuleDebugger* m_debugger = nullptr;
     views::SymptomGraphView* m_graph = nullptr;
     views::CatalogBrowser* m_catalog = nullptr;

@@ -105,7 +105,8 @@ private Q_SLOTS:
         QCOMPARE(m_bench->controller()->result()->verdict.terminalState, std::string("user_error"));
         QCOMPARE(rootOf(m_bench->controller()->result()), std::string("container_bad_argument@job"));
         m_goodHash = m_bench->controller()->catalog()->hash();
-        QVERIFY(m_bench->replay());
+        QTRY_VERIFY_WITH_TIMEOUT(m_bench->replay() && m_bench->replay()->snapshot() == m_bench->controller()->result(),
+                                 Timeout);  // the trace is indexed off the GUI thread
         QCOMPARE(m_bench->debugger()->stepCount(), static_cast<int>(m_bench->replay()->stepCount()));
         QCOMPARE(m_bench->graph()->scene()->graph().nodes.size(), m_bench->controller()->result()->symptoms.size());
         QCOMPARE(m_adopted, 0);  // the first analysis is not a live-edit result
@@ -224,6 +225,8 @@ private Q_SLOTS:
                                      rootOf(m_bench->controller()->result()) == "nvlink_signal_integrity@node-02/gpu3",
                                  Timeout);
         QCOMPARE(m_bench->controller()->catalog()->hash(), catalog->hash());
+        QTRY_VERIFY_WITH_TIMEOUT(m_bench->replay() && m_bench->replay()->snapshot() == m_bench->controller()->result(),
+                                 Timeout);
         QCOMPARE(m_bench->debugger()->stepCount(), static_cast<int>(m_bench->replay()->stepCount()));
     }
 
