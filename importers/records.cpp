@@ -113,6 +113,13 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
         ParsedLine parsed;
         std::string_view host;
         int gpu = -1;
+        // A wrapped message ends in a shorter tail; rows of a fixed-width table (ipmitool, FreeIPMI, sensor
+        // listings) are all full width, and joining them would glue the table into one line.
+        std::size_t next = i + 1;
+        while (next + 1 < lines.size() && lines[next].size() == width)
+            ++next;
+        if (lines[next].size() == width)
+            continue;
         const unsigned marks = detail::stripAppPrefixes(lines[i + 1], years, parsed);
         if (marks == 0 && !detail::matchNcclPrefix(lines[i + 1], host, gpu) && !detail::isSlurmLine(lines[i + 1]))
             ++continued;

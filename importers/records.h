@@ -70,7 +70,8 @@ ReaderStats readRecords(const ReadFn& read, const Sniffed& sniffed, const TimeHi
                         const ReaderOptions& options, const RecordSink& sink);
 
 /// Guesses the terminal width a file was wrapped at from its first bytes (0 when it was not wrapped): at
-/// least three lines of exactly the maximum length (>= 60) followed by lines that carry no known prefix.
+/// least three lines of exactly the maximum length (>= 60) followed by lines that carry no known prefix, each
+/// run of full-width lines ending in a shorter tail (a table whose rows are all full width is not wrapped).
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed);
 
 /// Replaces invalid UTF-8 sequences with U+FFFD; returns true when something was replaced.

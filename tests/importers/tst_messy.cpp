@@ -67,6 +67,23 @@ private Q_SLOTS:
         QCOMPARE(watchdog->timeSource, TimeSource::YearInferred);
     }
 
+    void fixedWidthTablesAreNotJoined()
+    {
+        // ipmi-sel style rows, every one exactly the same width and without a log prefix: not a terminal wrap.
+        std::string text;
+        for (int i = 1; i <= 8; ++i) {
+            char row[128];
+            std::snprintf(row, sizeof row,
+                          "%-4d | Feb-%02d-2023 | 10:%02d:11 | PS2 Status       | Power Supply        | %-18s", i, i, i,
+                          i % 2 ? "Failure detected" : "Presence detected");
+            text += std::string(row) + "\n";  // 93 characters each
+        }
+        const auto r = tests::readAll(text, "nodes/n1/ipmi-sel.txt");
+        QCOMPARE(detectWrapWidth(text, r.sniffed), std::size_t(0));
+        QCOMPARE(r.records.size(), std::size_t(8));
+        QVERIFY(r.records[0].text.find("Feb-02-2023") == std::string::npos);
+    }
+
     void tracebacksOfInterleavedRanks()
     {
         const std::string text = tests::fixture("messy-rank.log");
