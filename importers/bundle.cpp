@@ -58,10 +58,25 @@ int rankFromName(const std::string& name)
 namespace {
 
 /// Files a sample or corpus case carries for people and tests (expected verdict, lesson, source address), not as
-/// evidence.
+/// evidence. Only the expected verdict is known by its name alone; the notes are a case's only where the bundle
+/// carries one (settleCaseNotes), elsewhere a README.md or SOURCE is text like any other, and text is evidence.
 bool isSampleMetadata(const std::string& rel)
 {
     return rel == "expected.json" || rel == "LESSON.md" || rel == "README.md" || rel == "SOURCE";
+}
+
+/// Without a root expected.json the bundle is not a sample or corpus case: its README.md, LESSON.md and SOURCE are
+/// read as evidence (a ticket's notes often hold the pasted log).
+void settleCaseNotes(std::vector<BundleEntry>& out)
+{
+    const bool isCase =
+        std::any_of(out.begin(), out.end(), [](const BundleEntry& e) { return e.file.path == "expected.json"; });
+    if (isCase)
+        return;
+    for (BundleEntry& e : out) {
+        if (e.metadata && e.file.path != "expected.json")
+            e.metadata = false;
+    }
 }
 
 BundleEntry makeEntry(const std::string& rel, const std::string& absolute)
@@ -120,9 +135,11 @@ void addArchiveMembers(const std::string& absolute, const std::string& prefix, D
     }
 }
 
-void sortEntries(std::vector<BundleEntry>& out)
+/// Stable order by relative path, and the case notes settled (a listing is complete here).
+void finishEntries(std::vector<BundleEntry>& out)
 {
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.file.path < b.file.path; });
+    settleCaseNotes(out);
 }
 
 }  // namespace
@@ -139,7 +156,7 @@ std::vector<BundleEntry> listArchiveBundle(const std::string& archive, const Arc
     addArchiveMembers(archive, "", budget, true, out);
     if (out.size() == 1 && out[0].file.archiveMember.empty())
         error = archive + ": " + out[0].problem;
-    sortEntries(out);
+    finishEntries(out);
     return out;
 }
 
@@ -156,9 +173,9 @@ void addFolderArchive(const std::string& absolute, const std::string& rel, Decom
     addArchiveMembers(absolute, rel + "/", budget, false, out);
 }
 
-void sortBundleEntries(std::vector<BundleEntry>& out)
+void finishBundleEntries(std::vector<BundleEntry>& out)
 {
-    sortEntries(out);
+    finishEntries(out);
 }
 
 }  // namespace detail

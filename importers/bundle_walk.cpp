@@ -153,7 +153,7 @@ std::vector<BundleEntry> listBundle(const std::string& root, const ArchiveLimits
             pending.emplace_back(std::move(*it), depth + 1);
     }
     error = w.error;
-    detail::sortBundleEntries(w.out);
+    detail::finishBundleEntries(w.out);
     return std::move(w.out);
 }
 

@@ -16,7 +16,8 @@ BundleEntry makeFolderEntry(const std::string& rel, const std::string& absolute)
 void addFolderArchive(const std::string& absolute, const std::string& rel, DecompressionBudget& budget,
                       std::vector<BundleEntry>& out);
 
-/// Stable order by relative path.
-void sortBundleEntries(std::vector<BundleEntry>& out);
+/// Stable order by relative path; a README.md, LESSON.md or SOURCE is a case's note (metadata) only when the
+/// bundle has a root expected.json.
+void finishBundleEntries(std::vector<BundleEntry>& out);
 
 }  // namespace attrib::importers::detail

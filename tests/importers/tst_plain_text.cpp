@@ -83,6 +83,7 @@ private slots:
     void hugeFirstLineDoesNotHideFile();
     void excerptWithoutNodesFolder();
     void metadataIsNeitherEvidenceNorSkipped();
+    void notesWithoutACaseAreEvidence();
     void singleNodeJobNamesTheNode();
 };
 
@@ -319,6 +320,20 @@ void TestPlainText::metadataIsNeitherEvidenceNorSkipped()
     QVERIFY(outcome.result->symptoms.empty());
     for (const auto& c : outcome.result->coverage)
         QVERIFY(c.status != engine::CoverageStatus::Skipped);
+}
+
+void TestPlainText::notesWithoutACaseAreEvidence()
+{
+    // A user's bundle (no expected.json): the README holding the pasted log is evidence.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "README.md", std::string("# What happened on gpu-n21\n") + Xid79 + "\n");
+    tests::writeFile(root / "job.log", "nothing interesting happened\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    for (const auto& f : outcome.result->fileCoverage)
+        QCOMPARE(f.role, engine::FileRole::Evidence);
+    QVERIFY(!outcome.result->symptoms.empty());
 }
 
 void TestPlainText::singleNodeJobNamesTheNode()
