@@ -54,7 +54,7 @@ QString generatedBundle(const QTemporaryDir& dir)
     const int nodes = qEnvironmentVariableIntValue("ATTRIB_BENCH_NODES") > 0
         ? qEnvironmentVariableIntValue("ATTRIB_BENCH_NODES")
         : 256;
-    const QString out = dir.filePath(QStringLiteral("bundle"));
+    QString out = dir.filePath(QStringLiteral("bundle"));
     QProcess gen;
     gen.start(QStringLiteral(ATTRIB_CLI),
               {QStringLiteral("gen"), QStringLiteral("--nodes"), QString::number(nodes),

@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 
@@ -90,7 +91,7 @@ Run load(quint16 port, const QByteArray& body, int clients, int perClient)
 double percentile(std::vector<double> v, double p)
 {
     std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[std::min(v.size() - 1, static_cast<std::size_t>(p * (v.size() - 1) + 0.5))];
+    return v.empty() ? 0 : v[std::min(v.size() - 1, static_cast<std::size_t>(std::lround(p * (v.size() - 1))))];
 }
 
 bool measure(const char* name, const QString& store, const QByteArray& body, const QString& dir)

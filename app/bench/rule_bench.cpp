@@ -215,7 +215,8 @@ void RuleBench::connectSelection()
     });
 }
 
-void RuleBench::setAnalysis(engine::AnalysisSnapshot result, engine::CatalogPtr catalog, const QString& bundlePath)
+void RuleBench::setAnalysis(const engine::AnalysisSnapshot& result, const engine::CatalogPtr& catalog,
+                            const QString& bundlePath)
 {
     m_controller->adopt(catalog, result, bundlePath);
     m_catalog->setCatalog(catalog);
@@ -223,7 +224,7 @@ void RuleBench::setAnalysis(engine::AnalysisSnapshot result, engine::CatalogPtr 
         m_problems->showCatalog(*catalog);
         m_editor->setProblems(catalog->diagnostics(), qs(catalog->directory()));
     }
-    showResult(std::move(result));
+    showResult(result);
 }
 
 void RuleBench::start(const QString& rulesDir, const QString& bundlePath)
@@ -282,7 +283,7 @@ void RuleBench::sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientatio
     });
 }
 
-void RuleBench::showResult(engine::AnalysisSnapshot result)
+void RuleBench::showResult(const engine::AnalysisSnapshot& result)
 {
     m_graph->setResult(result);
     if (!result) {

@@ -72,7 +72,8 @@ public:
     RuleBench(QMainWindow* window, BenchHooks hooks);
 
     /// A finished analysis of the window (no re-run).
-    void setAnalysis(engine::AnalysisSnapshot result, engine::CatalogPtr catalog, const QString& bundlePath);
+    void setAnalysis(const engine::AnalysisSnapshot& result, const engine::CatalogPtr& catalog,
+                     const QString& bundlePath);
     /// Loads a rules folder and analyses a bundle itself (the standalone harness).
     void start(const QString& rulesDir, const QString& bundlePath);
     /// Analyses another bundle with the active catalog (File › Open in the standalone bench).
@@ -111,7 +112,7 @@ private:
     void connectViews();
     void connectController();
     void connectSelection();
-    void showResult(engine::AnalysisSnapshot result);
+    void showResult(const engine::AnalysisSnapshot& result);
     void showReplay(const engine::AnalysisSnapshot& result, views::ReplayPtr replay);
     void onStepState(int step, const engine::AnalysisSnapshot& result);
     void sizeWhenFirstShown(QDockWidget* dock, Qt::Orientation orientation, double share);

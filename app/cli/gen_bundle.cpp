@@ -126,10 +126,10 @@ std::uint64_t writeKernelLog(const Job& job, int node, const fs::path& dir)
     };
     for (int g = 0; g < job.options.gpusPerNode; ++g) {
         lines.push_back(
-            {boot + 24000 + g * 310,
+            {boot + 24000 + Ms{g} * 310,
              format("NVRM: GPU at PCI:%s: GPU-%08llx-c845-46a8-f995-%012llx", gpuPci(g).c_str(),
                     static_cast<unsigned long long>(r.next() >> 32), static_cast<unsigned long long>(r.next() >> 16))});
-        lines.push_back({boot + 12600 + g * 10,
+        lines.push_back({boot + 12600 + Ms{g} * 10,
                          format("mlx5_core 0000:%02x:00.0 enp%dnp0: Link up", 0x1a + g * 0x1d, 0x1a + g * 0x1d)});
     }
     for (Ms t = job.start + static_cast<Ms>(r.below(60'000)); t < job.end;

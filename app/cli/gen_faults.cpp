@@ -196,6 +196,7 @@ std::string_view faultName(Fault fault)
 std::vector<Fault> allFaults()
 {
     std::vector<Fault> out;
+    out.reserve(std::size(Faults));
     for (const auto& i : Faults)
         out.push_back(i.fault);
     return out;

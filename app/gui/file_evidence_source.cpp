@@ -20,7 +20,7 @@ namespace attrib::app {
 
 namespace {
 
-constexpr std::size_t DisplayLineCap = 64 * 1024;  // bytes of one line shown; the rest is noted
+constexpr std::size_t DisplayLineCap = std::size_t{64} * 1024;  // bytes of one line shown; the rest is noted
 constexpr quint32 RecordCap = 64 * 1024;
 constexpr qint64 StreamBlockLines = 2048;  // lines decoded per decompression pass of a compressed file
 
@@ -231,7 +231,7 @@ QStringList FileEvidenceSource::decodeLines(const importers::ReadFn& read, qint6
             ++line;
             return line < first + count;
         },
-        DisplayLineCap, 64 * 1024);
+        DisplayLineCap, std::size_t{64} * 1024);
     return out;
 }
 

@@ -100,7 +100,7 @@ void LineIndex::run(const std::function<void()>& onProgress)
             }
             return true;
         },
-        64 * 1024);
+        std::size_t{64} * 1024);
     publish(!m_stop);
     if (stats.error) {
         const std::lock_guard lock(m_mutex);

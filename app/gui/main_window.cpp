@@ -318,7 +318,8 @@ void MainWindow::buildMenus()
                                                       {QStringLiteral("Go to the &symptoms"), m_symptomsDock},
                                                       {QStringLiteral("Go to the &evidence"), m_evidenceDock}};
     int n = 1;
-    for (const auto& [title, dock] : panes) {
+    for (const auto& [title, pane] : panes) {
+        QDockWidget* dock = pane;  // Clang before 16 cannot capture a structured binding
         m_viewMenu
             ->addAction(title, this,
                         [dock] {
