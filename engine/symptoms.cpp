@@ -393,6 +393,7 @@ std::vector<Symptom> mergeSymptoms(std::vector<Symptom> symptoms, TraceSink& tra
         m.evidence.insert(m.evidence.end(), s.evidence.begin(), s.evidence.end());
     }
     std::vector<Symptom> out;
+    out.reserve(merged.size());
     for (auto& [id, s] : merged)
         out.push_back(std::move(s));
     TraceStep step;

@@ -289,7 +289,7 @@ constexpr const char* MemberReadError = "cannot read the archive member";
 
 std::string visitArchive(const std::string& path, const std::function<bool(const std::string&)>& wanted,
                          const std::function<bool(const std::string& member, const ReadFn& read)>& visit,
-                         DecompressionBudget* budget, ErrorSink error)
+                         DecompressionBudget* budget, const ErrorSink& error)
 {
     auto open = openArchive(path);
     if (!open->error.empty())

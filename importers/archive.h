@@ -93,7 +93,7 @@ ArchiveListing listArchive(const std::string& path, DecompressionBudget& budget)
 /// over its (archive-decompressed) data; it returns false to stop. Returns "" or the archive-level error.
 std::string visitArchive(const std::string& path, const std::function<bool(const std::string&)>& wanted,
                          const std::function<bool(const std::string& member, const ReadFn& read)>& visit,
-                         DecompressionBudget* budget, ErrorSink error);
+                         DecompressionBudget* budget, const ErrorSink& error);
 
 /// A reader over one member (re-reads the archive from its start up to the member).
 ReadFn archiveMemberReader(const std::string& path, const std::string& member, DecompressionBudget* budget,

@@ -18,7 +18,7 @@ struct GzipState {
     ChargeFn charge;
     ErrorSink error;
     z_stream z{};
-    std::vector<unsigned char> input = std::vector<unsigned char>(64 * 1024);
+    std::vector<unsigned char> input = std::vector<unsigned char>(std::size_t{64} * 1024);
     bool initialised = false;
     bool inputEnded = false;
     bool inMember = false;

@@ -13,7 +13,7 @@
 
 namespace attrib::importers::detail {
 
-inline constexpr std::size_t CallbackBlock = 64 * 1024;
+inline constexpr std::size_t CallbackBlock = std::size_t{64} * 1024;
 
 struct ArchiveFree {
     void operator()(archive* a) const

@@ -24,7 +24,7 @@ ReadFn replayReader(std::string head, ReadFn rest)
     return [s](char* buffer, std::size_t capacity) -> long {
         if (s->pos < s->head.size()) {
             const std::size_t n = std::min(capacity, s->head.size() - s->pos);
-            std::memcpy(buffer, s->head.data() + s->pos, n);
+            std::copy_n(s->head.data() + s->pos, n, buffer);
             s->pos += n;
             return static_cast<long>(n);
         }

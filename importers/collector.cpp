@@ -17,11 +17,11 @@ using namespace attrib::engine;
 
 namespace {
 
-constexpr std::size_t SniffBytes = 64 * 1024;
+constexpr std::size_t SniffBytes = std::size_t{64} * 1024;
 /// A head holding fewer lines than this grows (up to MaxSniffBytes) so that a first line of 64 KiB or more
 /// (a progress bar) does not leave the sniffer only one line to judge.
 constexpr std::size_t SniffMinLines = 16;
-constexpr std::size_t MaxSniffBytes = 1024 * 1024;
+constexpr std::size_t MaxSniffBytes = std::size_t{1024} * 1024;
 
 bool needsMore(const std::string& head)
 {

@@ -37,9 +37,7 @@ struct JournalFields {
             transport = std::move(value);
         } else if (key == "SYSLOG_IDENTIFIER") {
             identifier = std::move(value);
-        } else if (key == "SYSLOG_PID") {
-            pid = std::move(value);
-        } else if (key == "_PID" && pid.empty()) {
+        } else if (key == "SYSLOG_PID" || (key == "_PID" && pid.empty())) {
             pid = std::move(value);
         } else if (key == "_COMM") {
             comm = std::move(value);

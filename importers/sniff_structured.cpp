@@ -195,9 +195,7 @@ bool looksLikePrometheus(std::string_view head)
         if (line.empty())
             continue;
         PromSample sample;
-        if (line.substr(0, 7) == "# HELP " || line.substr(0, 7) == "# TYPE ")
-            ++samples;
-        else if (parsePrometheusLine(line, sample))
+        if (line.substr(0, 7) == "# HELP " || line.substr(0, 7) == "# TYPE " || parsePrometheusLine(line, sample))
             ++samples;
         else
             ++other;

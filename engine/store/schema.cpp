@@ -32,6 +32,8 @@ std::vector<std::string> version1(SqlDialect dialect)
         " node TEXT, gpu BIGINT, status TEXT NOT NULL, status_rule TEXT, status_reason TEXT,"
         " first_seen BIGINT, last_seen BIGINT, count BIGINT NOT NULL, interesting BIGINT NOT NULL,"
         " PRIMARY KEY (case_id, symptom_id))",
+        // One statement in adjacent literals, like the tables above, not a missing comma.
+        // NOLINTNEXTLINE(bugprone-suspicious-missing-comma)
         "CREATE TABLE labels ("
         " case_id BIGINT PRIMARY KEY REFERENCES cases(id) ON DELETE CASCADE,"
         " terminal_state TEXT, sub_domain TEXT, node TEXT, notes TEXT NOT NULL,"

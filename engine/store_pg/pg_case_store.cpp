@@ -5,6 +5,8 @@
 #include "engine/store/schema.h"
 #include "engine/store_pg/pg_connection.h"
 
+#include <algorithm>
+
 namespace attrib::store {
 
 namespace {
@@ -200,6 +202,7 @@ std::vector<CaseSummary> PgCaseStore::listCases(const CaseFilter& f)
                     f.beforeId > 0 ? pgInt(f.beforeId) : PgParam(), pgInt(f.labeledOnly ? 1 : 0),
                     f.limit == 0 ? PgParam() : pgInt(static_cast<std::int64_t>(f.limit))});
     std::vector<CaseSummary> out;
+    out.reserve(static_cast<std::size_t>(std::max(0, r.rows())));
     for (int i = 0; i < r.rows(); ++i)
         out.push_back(readSummary(r, i));
     return out;

@@ -91,7 +91,7 @@ std::string hostsAlias(const std::string& hosts, const std::set<std::string>& no
     std::size_t pos = 0;
     while (pos < hosts.size()) {
         const std::size_t end = std::min(hosts.find_first_of(" \t", pos), hosts.size());
-        const std::string name = normalizePeerAddress(hosts.substr(pos, end - pos));
+        std::string name = normalizePeerAddress(hosts.substr(pos, end - pos));
         if (nodes.count(name))
             return name;
         pos = hosts.find_first_not_of(" \t", end);

@@ -92,7 +92,7 @@ private:
         return gpus;
     }
 
-    void judgeNode(const std::string& node, std::map<int, GpuLinks> gpus, TraceSink& trace) const
+    void judgeNode(const std::string& node, const std::map<int, GpuLinks>& gpus, TraceSink& trace) const
     {
         std::set<std::set<int>> inactiveSets;
         for (const auto& [gpu, g] : gpus)

@@ -249,7 +249,7 @@ Decoded HandleXidBurstEvents::decodeXid74(const Xid74Words& w) const
 std::string HandleXidBurstEvents::chooseSymptom(int xid, const AttrMap& facts) const
 {
     // An explicit mapping wins; otherwise the catalog bucket may name one (IGNORE -> informational).
-    const std::string explicitSymptom = mapped(m_config.value("xid_symptoms", json::object()), std::to_string(xid), "");
+    std::string explicitSymptom = mapped(m_config.value("xid_symptoms", json::object()), std::to_string(xid), "");
     if (!explicitSymptom.empty())
         return explicitSymptom;
     auto bucket = facts.find("bucket");

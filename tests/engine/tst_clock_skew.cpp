@@ -52,9 +52,9 @@ private Q_SLOTS:
         const TimeNs t = 1'000'000 * NsPerSec;
         std::vector<Event> events;
         for (int r = 0; r < 4; ++r) {
-            events.push_back(watchdog("a", r, t + r * 20 * NsPerMs));
-            events.push_back(watchdog("b", 4 + r, t + 10 * NsPerMs + r * 15 * NsPerMs));
-            events.push_back(watchdog("c", 8 + r, t + 45 * NsPerSec + r * 10 * NsPerMs));
+            events.push_back(watchdog("a", r, t + TimeNs{r} * 20 * NsPerMs));
+            events.push_back(watchdog("b", 4 + r, t + 10 * NsPerMs + TimeNs{r} * 15 * NsPerMs));
+            events.push_back(watchdog("c", 8 + r, t + 45 * NsPerSec + TimeNs{r} * 10 * NsPerMs));
         }
         Trace trace;
         const auto offsets = estimateClockOffsets(events, anchors(), trace);

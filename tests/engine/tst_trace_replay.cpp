@@ -33,7 +33,7 @@ const SymptomState* find(const std::vector<SymptomState>& states, const std::str
 CatalogPtr windowProbeCatalog(const std::filesystem::path& dir)
 {
     tests::copyCatalog(ATTRIB_SOURCE_RULES_DIR, dir);
-    auto symptoms = [](std::vector<std::pair<const char*, double>> list) {
+    auto symptoms = [](const std::vector<std::pair<const char*, double>>& list) {
         auto out = nlohmann::json::array();
         for (const auto& [name, at] : list)
             out.push_back(

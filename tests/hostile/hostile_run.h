@@ -96,6 +96,7 @@ inline RunResult runLimited(const std::string& program, const std::vector<std::s
     const auto errPath = scratch / "stderr.txt";
     std::vector<std::string> env = sanitizerEnvironment(bytes);
     std::vector<char*> envp;
+    envp.reserve(env.size() + 1);
     for (auto& e : env)
         envp.push_back(e.data());
     envp.push_back(nullptr);

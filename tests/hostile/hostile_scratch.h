@@ -22,7 +22,7 @@ public:
     /// `root()/name`, created with its parents.
     std::filesystem::path scratch(const std::string& name) const
     {
-        const std::filesystem::path p = root() / name;
+        std::filesystem::path p = root() / name;
         std::filesystem::create_directories(p);
         return p;
     }

@@ -188,7 +188,7 @@ private Q_SLOTS:
         std::atomic<bool> stop{false};
         std::thread writer([&] {
             const int fd = ::open(log.c_str(), O_WRONLY | O_APPEND);
-            const std::string chunk(64 * 1024, 'x');
+            const std::string chunk(std::size_t{64} * 1024, 'x');
             while (!stop) {
                 if (::write(fd, chunk.data(), chunk.size()) < 0)
                     break;

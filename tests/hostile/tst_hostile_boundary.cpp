@@ -127,7 +127,7 @@ private Q_SLOTS:
         const std::string shown =
             importers::readBundleBytes(result.files[o->source.file], o->source.offset, o->source.length, error);
         QVERIFY2(error.empty(), error.c_str());
-        QVERIFY2(shown.find("FORGED") == std::string::npos && shown.find("#") == std::string::npos, shown.c_str());
+        QVERIFY2(shown.find("FORGED") == std::string::npos && shown.find('#') == std::string::npos, shown.c_str());
         QVERIFY2(shown.find(o->text.substr(0, 30)) != std::string::npos, (shown + " | " + o->text).c_str());
     }
 

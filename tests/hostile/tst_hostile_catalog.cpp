@@ -83,7 +83,7 @@ private:
 
     fs::path rulesCopy(const std::string& name)
     {
-        const fs::path dir = m_tmp.root() / name;
+        fs::path dir = m_tmp.root() / name;
         tests::copyCatalog(ATTRIB_SOURCE_RULES_DIR, dir);
         return dir;
     }

@@ -49,7 +49,7 @@ inline importers::ReadFn stringReader(std::string data, std::size_t step = 1 << 
     return [state, step](char* buffer, std::size_t capacity) -> long {
         auto& [text, pos] = *state;
         const std::size_t n = std::min({capacity, step, text.size() - pos});
-        std::memcpy(buffer, text.data() + pos, n);
+        std::copy_n(text.data() + pos, n, buffer);
         pos += n;
         return static_cast<long>(n);
     };
@@ -67,7 +67,7 @@ inline ReadResult readAll(const std::string& data, const std::string& path = "fi
                           std::size_t step = 1 << 20)
 {
     ReadResult out;
-    const std::string head = data.substr(0, 64 * 1024);
+    const std::string head = data.substr(0, std::size_t{64} * 1024);
     out.sniffed = importers::sniff(head, path);
     importers::ReaderOptions options;
     options.wrapWidth = importers::detectWrapWidth(head, out.sniffed);

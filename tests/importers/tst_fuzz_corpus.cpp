@@ -46,7 +46,7 @@ private Q_SLOTS:
         for (const auto& file : fs::recursive_directory_iterator(fs::path(ATTRIB_SOURCE_DIR) / "fuzz" / "corpus"))
             if (file.is_regular_file())
                 total += file.file_size();
-        QVERIFY2(total < 2u * 1024 * 1024, std::to_string(total).c_str());
+        QVERIFY2(total < std::uintmax_t{2} * 1024 * 1024, std::to_string(total).c_str());
     }
 };
 

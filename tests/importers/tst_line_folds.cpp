@@ -149,7 +149,7 @@ private slots:
         for (const auto& o : result->observations)
             if (o.folded > 0)
                 tails.push_back(o.source.line);
-        QCOMPARE(tails, (std::vector<std::uint64_t>{Half, 2 * Half}));
+        QCOMPARE(tails, (std::vector<std::uint64_t>{Half, std::uint64_t{2} * Half}));
     }
 
     void differentCapturesAreKeptWhole()

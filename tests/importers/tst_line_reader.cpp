@@ -4,6 +4,7 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -32,7 +33,7 @@ ReadFn stringReader(std::string data, std::size_t piece = SIZE_MAX, int* calls =
             ++*calls;
         auto& [text, pos] = *state;
         const std::size_t n = std::min({capacity, piece, text.size() - pos});
-        std::memcpy(buffer, text.data() + pos, n);
+        std::copy_n(text.data() + pos, n, buffer);
         pos += n;
         return static_cast<long>(n);
     };

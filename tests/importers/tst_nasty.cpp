@@ -138,7 +138,7 @@ private Q_SLOTS:
 #if defined(__SANITIZE_ADDRESS__)
         constexpr long limitKb = 1024 * 1024;
 #else
-        constexpr long limitKb = 64 * 1024;
+        constexpr long limitKb = 64L * 1024;
 #endif
         qInfo("peak RSS grew by %ld MiB during the analysis", (after - before) / 1024);
         if (before > 0 && after > 0)

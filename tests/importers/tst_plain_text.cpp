@@ -108,8 +108,8 @@ void TestPlainText::sniffing_data()
         << QByteArray("2026-12-01T10:00:00+0000 gpu-n07 kernel: a\n2026-12-01T10:00:01+0000 gpu-n07 kernel: b\n")
         << int(SourceKind::Kernel) << "iso8601";
     QTest::newRow("progress bar first line")
-        << QByteArray::fromStdString(progressBar(100 * 1024) + "\n[rank0]:a\n[rank0]:b\n") << int(SourceKind::App)
-        << "app";
+        << QByteArray::fromStdString(progressBar(std::size_t{100} * 1024) + "\n[rank0]:a\n[rank0]:b\n")
+        << int(SourceKind::App) << "app";
 }
 
 void TestPlainText::sniffing()
@@ -262,8 +262,10 @@ void TestPlainText::hugeFirstLineDoesNotHideFile()
     const std::filesystem::path root = dir.path().toStdString();
     const std::string oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 0 has a "
                             "total capacity of 79.15 GiB of which 1.06 GiB is free.";
-    tests::writeFile(root / "nodes/gpu-n03/rank-5.log", progressBar(100 * 1024) + "\n[rank5]: " + oom + "\n");
-    std::string noBreaks(100 * 1024, '=');  // a first line without any `\r`: still read, as plain text at worst
+    tests::writeFile(root / "nodes/gpu-n03/rank-5.log",
+                     progressBar(std::size_t{100} * 1024) + "\n[rank5]: " + oom + "\n");
+    std::string noBreaks(std::size_t{100} * 1024,
+                         '=');  // a first line without any `\r`: still read, as plain text at worst
     tests::writeFile(root / "nodes/gpu-n03/rank-6.log", noBreaks + "\n" + oom + "\n");
     const auto outcome = tests::analyze(root.string());
     QVERIFY2(outcome.result, outcome.error.c_str());

@@ -95,7 +95,7 @@ void TestTimestamps::iso8601_data()
     addRow("space, no zone is UTC", "2026-04-22 21:34:20 host", 0, true, base, 19);
     addRow("underscore (torchrun)", "2026-04-22_21:34:20", 0, true, base, 19);
     addRow("lower-case t and z", "2026-04-22t21:34:20z", 0, true, base, 20);
-    addRow("micro + offset colon", "2026-04-22T21:34:20.123456+08:00 x", 0, true, base - 8 * 3600 * Sec + 123456000,
+    addRow("micro + offset colon", "2026-04-22T21:34:20.123456+08:00 x", 0, true, base - Sec * 8 * 3600 + 123456000,
            32);
     addRow("journal short-iso", "2023-06-22T21:55:31.352446+08:00 host kernel:", 0, true, 1687442131 * Sec + 352446000,
            32);

@@ -98,7 +98,7 @@ private Q_SLOTS:
     {
         constexpr int Lines = 30000;
         std::string log;
-        log.reserve(Lines * 120);
+        log.reserve(std::size_t{Lines} * 120);
         for (int i = 0; i < Lines; ++i) {
             const int t = 1000 + i;
             log += "[" + std::to_string(t) + ".000000] NVRM: Xid (PCI:0000:61:00): " + (i % 3 ? "45" : "13") +

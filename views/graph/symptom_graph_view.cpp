@@ -98,6 +98,13 @@ QGraphicsView* SymptomGraphView::view() const
     return m_canvas;
 }
 
+SymptomGraphView::~SymptomGraphView()
+{
+    // The scene (a child, deleted by ~QWidget after this class is gone) clears its items, which changes the
+    // selection: its signal must not reach a slot of this half-destroyed view (UBSan: downcast of a QWidget).
+    disconnect(m_scene, nullptr, this, nullptr);
+}
+
 void SymptomGraphView::setResult(engine::AnalysisSnapshot result)
 {
     if (!isVisible()) {

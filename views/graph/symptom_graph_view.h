@@ -25,6 +25,7 @@ class SymptomGraphView : public QWidget {
 
 public:
     explicit SymptomGraphView(QWidget* parent = nullptr);
+    ~SymptomGraphView() override;
 
     /// Lays out the final graph of an analysis.
     void setResult(engine::AnalysisSnapshot result);
