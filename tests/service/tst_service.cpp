@@ -43,7 +43,7 @@ private:
     HttpAnswer call(const QByteArray& verb, const std::string& path, const std::string& route,
                     const QByteArray& body = {}, const QByteArray& type = {}, const QByteArray& token = "default")
     {
-        const HttpAnswer a = httpCall(m_nam, verb, url(path), body, type, token == "default" ? m_token : token);
+        HttpAnswer a = httpCall(m_nam, verb, url(path), body, type, token == "default" ? m_token : token);
         const std::string problem = m_api->check(route, verb.toLower().toStdString(), a.status, a.contentType, a.body);
         if (!problem.empty())
             qWarning("OpenAPI: %s\n%s", problem.c_str(), a.body.substr(0, 400).c_str());

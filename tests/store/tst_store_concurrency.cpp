@@ -112,6 +112,7 @@ private Q_SLOTS:
             }
         };
         std::vector<std::thread> readers;
+        readers.reserve(3);
         for (int i = 0; i < 3; ++i)
             readers.emplace_back(reader);
         {
