@@ -53,7 +53,7 @@ QString DebuggerWhyPanel::whyStatusText(const engine::WhyStatus& answer)
 
 QString DebuggerWhyPanel::showWhyNot(engine::WhyNot answer)
 {
-    const QString text = tr("Why didn't %1 fire?  %2").arg(qs(answer.rule), qs(answer.summary));
+    QString text = tr("Why didn't %1 fire?  %2").arg(qs(answer.rule), qs(answer.summary));
     m_whyNot->setAnswer(std::move(answer));
     m_whyNotView->expandAll();
     m_stack->setCurrentWidget(m_whyNotView);
@@ -65,8 +65,7 @@ QString DebuggerWhyPanel::showLooks(const QString& line, std::vector<engine::Lin
     int matched = 0;
     for (const auto& l : looks)
         matched += l.phase == engine::TracePhase::Extract && l.matched;
-    const QString text =
-        tr("Rules that looked at: %1  (%n extractor(s) matched)", nullptr, matched).arg(sanitizeLine(line));
+    QString text = tr("Rules that looked at: %1  (%n extractor(s) matched)", nullptr, matched).arg(sanitizeLine(line));
     m_looks->setLooks(std::move(looks));
     m_lookView->resizeColumnsToContents();
     m_stack->setCurrentWidget(m_lookView);

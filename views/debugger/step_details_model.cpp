@@ -32,7 +32,7 @@ StepDetailsModel::StepDetailsModel(QObject* parent)
 {
 }
 
-void StepDetailsModel::setStep(ReplayPtr replay, int step)
+void StepDetailsModel::setStep(const ReplayPtr& replay, int step)
 {
     beginResetModel();
     m_step = step;
@@ -121,7 +121,8 @@ QModelIndex StepDetailsModel::index(int row, int column, const QModelIndex& pare
     if (parent.internalId() != TopLevel || parent.column() != 0)
         return {};
     const auto& rows = m_sections[static_cast<std::size_t>(parent.row())].rows;
-    return row < static_cast<int>(rows.size()) ? createIndex(row, column, quintptr(parent.row() + 1)) : QModelIndex();
+    return row < static_cast<int>(rows.size()) ? createIndex(row, column, static_cast<quintptr>(parent.row()) + 1)
+                                               : QModelIndex();
 }
 
 QModelIndex StepDetailsModel::parent(const QModelIndex& child) const

@@ -20,7 +20,7 @@ public:
 
     explicit StepDetailsModel(QObject* parent = nullptr);
 
-    void setStep(ReplayPtr replay, int step);
+    void setStep(const ReplayPtr& replay, int step);
     int step() const { return m_step; }
     /// The value of a row by its key within a section, for tests ("" when absent).
     QString value(const QString& section, const QString& key) const;

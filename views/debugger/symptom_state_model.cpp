@@ -17,7 +17,7 @@ SymptomStateModel::SymptomStateModel(QObject* parent)
 {
 }
 
-void SymptomStateModel::setStep(ReplayPtr replay, int step)
+void SymptomStateModel::setStep(const ReplayPtr& replay, int step)
 {
     States states;
     if (replay && step >= 0)

@@ -25,7 +25,7 @@ public:
     using States = std::shared_ptr<const std::vector<engine::SymptomState>>;
 
     /// The state after `step` of `replay` (-1: before the first step), computed here (on the caller's thread).
-    void setStep(ReplayPtr replay, int step);
+    void setStep(const ReplayPtr& replay, int step);
     /// The state after `step`, computed elsewhere (TraceReplay::stateAt); shared, not copied.
     void setStates(int step, States states);
     int step() const { return m_step; }

@@ -32,7 +32,7 @@ QModelIndex WhyNotModel::index(int row, int column, const QModelIndex& parent) c
     if (parent.internalId() != TopLevel || parent.column() != 0)
         return {};
     const auto& conditions = m_answer.evaluations[static_cast<std::size_t>(parent.row())].conditions;
-    return row < static_cast<int>(conditions.size()) ? createIndex(row, column, quintptr(parent.row() + 1))
+    return row < static_cast<int>(conditions.size()) ? createIndex(row, column, static_cast<quintptr>(parent.row()) + 1)
                                                      : QModelIndex();
 }
 
