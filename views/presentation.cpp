@@ -201,9 +201,8 @@ QString sanitizeLine(QString line)
     for (QChar& c : line) {
         if (c == QLatin1Char('\t'))
             c = QLatin1Char(' ');
-        else if (c.unicode() < 0x20 || c.unicode() == 0x7f)
-            c = QChar(0x00b7);
-        else if (c.category() == QChar::Other_Format)  // bidi overrides and other invisible controls
+        else if (c.unicode() < 0x20 || c.unicode() == 0x7f ||
+                 c.category() == QChar::Other_Format)  // bidi overrides and other invisible controls
             c = QChar(0x00b7);
     }
     return line;

@@ -122,9 +122,9 @@ QVariant SymptomTreeModel::groupData(int group, int column, int role) const
     case Qt::DisplayRole:
         return column == SymptomColumn ? QVariant(groupName(group) + QStringLiteral("  (%1)").arg(count)) : QVariant();
     case GroupTitleRole: return groupName(group);
-    case SymptomIndexRole: return -1;
+    case SymptomIndexRole:
     case EvidenceRoleRole: return -1;
-    case StatusRole: return group;
+    case StatusRole:
     case SortRole: return group;
     case IsGroupRole: return true;
     }

@@ -26,7 +26,8 @@ constexpr double SecondsPerDay = 86400.0;
 double dayOf(const store::CaseSummary& c)
 {
     const engine::TimeNs t = c.jobStart != engine::NoTime ? c.jobStart : c.createdAt;
-    const double seconds = static_cast<double>(t / engine::NsPerSec);
+    const engine::TimeNs wholeSeconds = t / engine::NsPerSec;
+    const double seconds = static_cast<double>(wholeSeconds);
     return std::floor(seconds / SecondsPerDay) * SecondsPerDay;
 }
 

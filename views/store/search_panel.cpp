@@ -261,8 +261,8 @@ QString SearchPanel::scanNote(const Scanned& s) const
     return note;
 }
 
-void SearchPanel::finishRegexScan(const QString& pattern, std::vector<store::SearchHit> hits, const QString& note,
-                                  qint64 ms)
+void SearchPanel::finishRegexScan(const QString& pattern, const std::vector<store::SearchHit>& hits,
+                                  const QString& note, qint64 ms)
 {
     m_scanning = false;
     m_progress->hide();

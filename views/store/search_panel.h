@@ -82,7 +82,8 @@ private:
     void finishBuild(std::shared_ptr<store::SearchIndex> index, const QString& error, bool cancelled);
     QTreeWidgetItem* groupItem(QTreeWidgetItem* parent, const QString& text);
     void startRegexScan(const QString& pattern);
-    void finishRegexScan(const QString& pattern, std::vector<store::SearchHit> hits, const QString& note, qint64 ms);
+    void finishRegexScan(const QString& pattern, const std::vector<store::SearchHit>& hits, const QString& note,
+                         qint64 ms);
     void showWorking(const QString& format, const QString& status);
     void showHits(const std::vector<store::SearchHit>& hits);
 

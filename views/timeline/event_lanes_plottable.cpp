@@ -218,7 +218,7 @@ void EventLanesPlottable::drawSparse(std::span<const Mark> marks, std::size_t fi
     for (std::size_t i = first; i < last; ++i) {
         const Mark& m = marks[i];
         const QPointF p(map.toPixel(m.x), y);
-        const std::size_t key = static_cast<std::size_t>(m.domain * RoleCount + m.role);
+        const std::size_t key = static_cast<std::size_t>(m.domain) * RoleCount + m.role;
         if (static_cast<engine::TimeSource>(m.time) == engine::TimeSource::Absolute ||
             static_cast<engine::TimeSource>(m.time) == engine::TimeSource::None)
             m_points[key].append(p);

@@ -33,7 +33,8 @@ QVector<double> TimeTicker::createTickVector(double tickStep, const QCPRange& ra
     // Ticks sit on wall-clock multiples of the step (UTC) or on multiples from the reference (relative) or the boot.
     double anchor = m_mode == Mode::SinceBoot ? m_bootZero : m_reference;
     if (m_mode == Mode::Utc) {
-        const double originSeconds = static_cast<double>(m_origin / engine::NsPerSec);
+        const engine::TimeNs wholeSeconds = m_origin / engine::NsPerSec;
+        const double originSeconds = static_cast<double>(wholeSeconds);
         anchor = -std::fmod(originSeconds, tickStep >= 1 ? tickStep : 1.0);
     }
     QVector<double> ticks;
