@@ -47,7 +47,7 @@ asan: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTRIB_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
 	rm -rf $(SAN_REPORTS) && mkdir -p $(SAN_REPORTS)
-	cd build-asan && ASAN_OPTIONS=log_path=$(SAN_REPORTS)/asan LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	cd build-asan && ASAN_OPTIONS=log_path=$(SAN_REPORTS)/asan LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:log_path=$(SAN_REPORTS)/ubsan \
 	  ctest --output-on-failure -j $(JOBS) -LE 'bench|package'
 	@if [ -n "$$(ls -A $(SAN_REPORTS))" ]; then head -n 40 $(SAN_REPORTS)/*; echo "asan: reports in $(SAN_REPORTS)"; exit 1; fi
