@@ -156,16 +156,16 @@ void readInOrder(const std::vector<BundleEntry>& entries, const std::vector<std:
         entries, chosen,
         [&](std::size_t i, const ReadFn& read, const ErrorSink& err, const std::string& openError) {
             detail::FileShard shard;
-            collector.readEntry(i, entries[i], read, err, openError, coverage[i], shard);
+            collector.readEntry(i, entries[i], read, err, openError, coverage[i], shard, budget);
             collector.absorb(i, std::move(shard));
             return !collector.cancelled();
         },
         &budget);
 }
 
-/// Reads one plain (not archived) entry into a fresh shard.
-std::unique_ptr<detail::FileShard> readPlain(const BundleEntry& entry, std::size_t index, detail::Collector& collector,
-                                             FileCoverage& cov)
+/// Reads one entry that is not an archive member (a plain or compressed file) into a fresh shard.
+std::unique_ptr<detail::FileShard> readFile(const BundleEntry& entry, std::size_t index, detail::Collector& collector,
+                                            FileCoverage& cov, DecompressionBudget& budget)
 {
     auto shard = std::make_unique<detail::FileShard>();
     if (collector.cancelled())
@@ -173,18 +173,25 @@ std::unique_ptr<detail::FileShard> readPlain(const BundleEntry& entry, std::size
     auto error = std::make_shared<std::string>();
     std::string openError;
     const ReadFn read = regularFileReader(entry.file.absolutePath, openError, error);
-    collector.readEntry(index, entry, read, error, openError, cov, *shard);
+    collector.readEntry(index, entry, read, error, openError, cov, *shard, budget);
     return shard;
 }
 
-/// Reads the chosen plain files on `jobs` threads; the calling thread joins their shards in bundle order and
-/// reads the compressed ones itself, when their turn comes (so the decompression budget is charged in order).
+/// Reads the chosen files on `jobs` threads; the calling thread joins their shards in bundle order. A compressed
+/// file is inflated on a worker against a budget of its own, charged to the bundle's `budget` when it joins. The
+/// result is the one of reading in order: when the bundle's budget cannot take the file whole (in order, the cap
+/// would have stopped it part way), the joining thread reads it again against what is left. Archives (never
+/// probed here: an archived bundle is read in order) would be read by the joining thread too.
 void readInParallel(const std::vector<BundleEntry>& entries, const std::vector<std::size_t>& chosen,
-                    detail::Collector& collector, std::vector<FileCoverage>& coverage, unsigned jobs)
+                    detail::Collector& collector, std::vector<FileCoverage>& coverage, DecompressionBudget& budget,
+                    unsigned jobs)
 {
     struct Slot {
         std::unique_ptr<detail::FileShard> shard;
-        bool deferred = false;  ///< compressed: read by the joining thread
+        FileCoverage coverage;       ///< what the worker's read found (kept apart: a re-read starts afresh)
+        std::uint64_t inflated = 0;  ///< bytes a compressed file inflated to
+        bool capped = false;         ///< the worker's own budget stopped the read
+        bool deferred = false;       ///< an archive: read by the joining thread
     };
     std::vector<Slot> slots(chosen.size());
     std::mutex mutex;
@@ -193,11 +200,16 @@ void readInParallel(const std::vector<BundleEntry>& entries, const std::vector<s
     auto work = [&] {
         for (std::size_t k = next++; k < chosen.size(); k = next++) {
             const std::size_t i = chosen[k];
-            const bool plain = probeFile(entries[i].file.absolutePath) == Container::Plain;
-            auto shard = plain ? readPlain(entries[i], i, collector, coverage[i]) : nullptr;
+            const bool archive = probeFile(entries[i].file.absolutePath) == Container::Archive;
+            FileCoverage cov = coverage[i];
+            DecompressionBudget own(budget.limits());
+            auto shard = archive ? nullptr : readFile(entries[i], i, collector, cov, own);
             const std::lock_guard lock(mutex);
             slots[k].shard = std::move(shard);
-            slots[k].deferred = !plain;
+            slots[k].coverage = std::move(cov);
+            slots[k].inflated = own.used();
+            slots[k].capped = own.exhausted();
+            slots[k].deferred = archive;
             ready.notify_all();
         }
     };
@@ -205,15 +217,22 @@ void readInParallel(const std::vector<BundleEntry>& entries, const std::vector<s
     for (unsigned t = 0; t < jobs; ++t)
         threads.emplace_back(work);
     for (std::size_t k = 0; k < chosen.size(); ++k) {
-        std::unique_ptr<detail::FileShard> shard;
+        const std::size_t i = chosen[k];
+        Slot slot;
         {
             std::unique_lock lock(mutex);
             ready.wait(lock, [&] { return slots[k].shard != nullptr || slots[k].deferred; });
-            shard = std::move(slots[k].shard);
+            slot = std::move(slots[k]);
         }
-        if (!shard)
-            shard = readPlain(entries[chosen[k]], chosen[k], collector, coverage[chosen[k]]);
-        collector.absorb(chosen[k], std::move(*shard));
+        const bool fits = !slot.capped &&
+            (slot.inflated == 0 || budget.used() + slot.inflated <= budget.limits().maxDecompressedBytes);
+        if (slot.shard && fits) {
+            budget.charge(slot.inflated);
+            coverage[i] = std::move(slot.coverage);
+        } else {
+            slot.shard = readFile(entries[i], i, collector, coverage[i], budget);
+        }
+        collector.absorb(i, std::move(*slot.shard));
     }
 }
 
@@ -286,7 +305,7 @@ AnalyzeOutcome analyzeBundleParallel(const std::string& path, const CatalogPtr& 
     if (workload != entries.end())
         readWorkloadEntry(entries, static_cast<std::size_t>(workload - entries.begin()), *result, bootTimes);
     DecompressionBudget budget(limits);
-    detail::Collector collector(*catalog, options, *result, budget);
+    detail::Collector collector(*catalog, options, *result);
     for (const auto& [node, boot] : bootTimes)
         collector.bootClock().setFromWorkload(node, boot);
     result->fileCoverage.resize(entries.size());
@@ -304,7 +323,7 @@ AnalyzeOutcome analyzeBundleParallel(const std::string& path, const CatalogPtr& 
     const bool archived = std::any_of(chosen.begin(), chosen.end(),
                                       [&](std::size_t i) { return !entries[i].file.archiveMember.empty(); });
     if (jobs > 1 && chosen.size() > 1 && !archived)
-        readInParallel(entries, chosen, collector, result->fileCoverage,
+        readInParallel(entries, chosen, collector, result->fileCoverage, budget,
                        static_cast<unsigned>(std::min<std::size_t>(jobs, chosen.size())));
     else
         readInOrder(entries, chosen, collector, result->fileCoverage, budget);

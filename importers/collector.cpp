@@ -79,12 +79,10 @@ int yearOf(TimeNs t)
     return tm.tm_year + 1900;
 }
 
-Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, AnalysisResult& result,
-                     DecompressionBudget& budget)
+Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, AnalysisResult& result)
     : m_catalog(catalog)
     , m_options(options)
     , m_result(result)
-    , m_budget(budget)
     , m_extractors(catalog.extractors())
     , m_metrics(catalog.metricRules(), NoTime, NoTime, 2'000'000)
 {
@@ -93,7 +91,8 @@ Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, Anal
 }
 
 void Collector::readEntry(std::size_t index, const BundleEntry& entry, const ReadFn& raw, const ErrorSink& error,
-                          const std::string& openError, FileCoverage& cov, FileShard& shard)
+                          const std::string& openError, FileCoverage& cov, FileShard& shard,
+                          DecompressionBudget& budget)
 {
     if (!raw) {
         cov.status = CoverageStatus::Errored;
@@ -101,7 +100,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
         return;
     }
     bool compressed = false;
-    ReadFn read = maybeDecompress(raw, entry.file.size, &m_budget, error, compressed);
+    ReadFn read = maybeDecompress(raw, entry.file.size, &budget, error, compressed);
     bool failed = false;
     std::string head = readHead(read, failed, error);
     if (failed && head.empty()) {

@@ -50,17 +50,18 @@ struct FileShard {
 
 class Collector {
 public:
-    Collector(const engine::Catalog& catalog, const AnalyzeOptions& options, engine::AnalysisResult& result,
-              DecompressionBudget& budget);
+    Collector(const engine::Catalog& catalog, const AnalyzeOptions& options, engine::AnalysisResult& result);
 
     void setBytesTotal(std::uint64_t total) { m_bytesTotal = total; }
     BootClock& bootClock() { return m_boot; }
     bool cancelled() const { return m_options.cancel && m_options.cancel->load(); }
 
-    /// Reads one entry from its raw bytes (`read` empty: `openError` says why) into `cov` and `shard`. Safe to
-    /// call on several threads at once (for different entries).
+    /// Reads one entry from its raw bytes (`read` empty: `openError` says why) into `cov` and `shard`, charging
+    /// what a compressed entry inflates to against `budget`. Safe to call on several threads at once (for
+    /// different entries, each thread with a budget of its own).
     void readEntry(std::size_t index, const BundleEntry& entry, const ReadFn& read, const ErrorSink& error,
-                   const std::string& openError, engine::FileCoverage& cov, FileShard& shard);
+                   const std::string& openError, engine::FileCoverage& cov, FileShard& shard,
+                   DecompressionBudget& budget);
     /// Adds what reading entry `index` produced. Call in bundle order, on one thread.
     void absorb(std::size_t index, FileShard&& shard);
 
@@ -108,7 +109,6 @@ private:
     const engine::Catalog& m_catalog;
     const AnalyzeOptions& m_options;
     engine::AnalysisResult& m_result;
-    DecompressionBudget& m_budget;
     engine::ExtractorSet m_extractors;
     engine::MetricEvaluator m_metrics;
     BootClock m_boot;

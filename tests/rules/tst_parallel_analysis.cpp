@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Files read on several threads give the same analysis, byte for byte: the verdict JSON and the trace of every
-// sample, every real-corpus case and a generated multi-node bundle with --jobs 1 and --jobs 4.
+// sample, every real-corpus case, a generated multi-node bundle and a sample whose logs are gzip-compressed (also
+// with a decompression cap that stops reading part way through the bundle) with --jobs 1 and --jobs 4.
 #include "../common/test_catalog.h"
 
 #include "engine/verdict_json.h"
@@ -21,13 +22,47 @@ class TestParallelAnalysis : public QObject {
 private:
     QTemporaryDir m_tmp;
 
-    static std::string analysed(const std::string& bundle, unsigned jobs)
+    static std::string analysed(const std::string& bundle, unsigned jobs, const importers::AnalyzeOptions& options = {})
     {
-        const auto outcome = importers::analyzeBundleParallel(bundle, tests::sourceCatalog(), {}, jobs);
+        const auto outcome = importers::analyzeBundleParallel(bundle, tests::sourceCatalog(), options, jobs);
         if (!outcome.result)
             return "error: " + outcome.error;
         return engine::dumpJson(engine::verdictToJson(*outcome.result)) + "\n" +
             engine::dumpJson(engine::traceToJson(outcome.result->trace));
+    }
+
+    static void compareJobs(const std::string& bundle, const importers::AnalyzeOptions& options = {})
+    {
+        const std::string one = analysed(bundle, 1, options);
+        QVERIFY2(one.rfind("error: ", 0) != 0, one.c_str());
+        const std::string four = analysed(bundle, 4, options);
+        if (one != four) {
+            std::size_t at = 0;
+            while (at < one.size() && at < four.size() && one[at] == four[at])
+                ++at;
+            const std::size_t from = at > 200 ? at - 200 : 0;
+            QFAIL(("--jobs 1 and 4 differ at byte " + std::to_string(at) + ":\n" + one.substr(from, 400) + "\n----\n" +
+                   four.substr(from, 400))
+                      .c_str());
+        }
+    }
+
+    /// A copy of the NVLink sample with every log gzip-compressed (workload.json and the truth left plain).
+    QString compressedSample()
+    {
+        const fs::path to = m_tmp.filePath(QStringLiteral("compressed")).toStdString();
+        if (fs::exists(to))
+            return QString::fromStdString(to.string());
+        fs::copy(fs::path(ATTRIB_SOURCE_DIR) / "samples" / "nvlink-xid149", to, fs::copy_options::recursive);
+        QStringList logs;
+        for (const auto& entry : fs::recursive_directory_iterator(to))
+            if (entry.is_regular_file() && entry.path().extension() != ".json" && entry.path().extension() != ".md")
+                logs << QString::fromStdString(entry.path().string());
+        QProcess gzip;
+        gzip.start(QStringLiteral("gzip"), QStringList{QStringLiteral("-n")} + logs);
+        if (!gzip.waitForFinished(60000) || gzip.exitCode() != 0)
+            return {};
+        return QString::fromStdString(to.string());
     }
 
     static void addFolders(const fs::path& root)
@@ -63,18 +98,43 @@ private Q_SLOTS:
     void sameResultForAnyJobs()
     {
         QFETCH(QString, bundle);
-        const std::string one = analysed(bundle.toStdString(), 1);
-        QVERIFY2(one.rfind("error: ", 0) != 0, one.c_str());
-        const std::string four = analysed(bundle.toStdString(), 4);
-        if (one != four) {
-            std::size_t at = 0;
-            while (at < one.size() && at < four.size() && one[at] == four[at])
-                ++at;
-            const std::size_t from = at > 200 ? at - 200 : 0;
-            QFAIL(("--jobs 1 and 4 differ at byte " + std::to_string(at) + ":\n" + one.substr(from, 400) + "\n----\n" +
-                   four.substr(from, 400))
-                      .c_str());
-        }
+        compareJobs(bundle.toStdString());
+    }
+
+    /// Compressed files are inflated on the worker threads; the verdict is the one of the plain sample.
+    void compressedFilesGiveTheSameVerdict()
+    {
+        const QString bundle = compressedSample();
+        QVERIFY(!bundle.isEmpty());
+        QVERIFY(fs::exists(bundle.toStdString() + "/nodes/node-01/kern.log.gz"));
+        compareJobs(bundle.toStdString());
+        const auto plain =
+            importers::analyzeBundleParallel(ATTRIB_SOURCE_DIR "/samples/nvlink-xid149", tests::sourceCatalog(), {}, 4);
+        const auto packed = importers::analyzeBundleParallel(bundle.toStdString(), tests::sourceCatalog(), {}, 4);
+        QVERIFY(plain.result && packed.result);
+        QCOMPARE(packed.result->verdict.terminalState, plain.result->verdict.terminalState);
+        QVERIFY(packed.result->verdict.rootCause && plain.result->verdict.rootCause);
+        QCOMPARE(packed.result->verdict.rootCause->node, plain.result->verdict.rootCause->node);
+        QCOMPARE(packed.result->verdict.subDomain, plain.result->verdict.subDomain);
+        QCOMPARE(packed.result->symptoms.size(), plain.result->symptoms.size());
+    }
+
+    /// The bundle's decompression cap is charged in bundle order whatever thread inflated a file: a cap reached
+    /// part way through the bundle stops the same file at the same byte with 1 and 4 threads.
+    void decompressionCapIsChargedInBundleOrder()
+    {
+        const QString bundle = compressedSample();
+        QVERIFY(!bundle.isEmpty());
+        importers::AnalyzeOptions options;
+        options.maxDecompressedBytes = 400 * 1024;  // the sample's logs inflate to about 1 MB
+        compareJobs(bundle.toStdString(), options);
+        const auto outcome = importers::analyzeBundleParallel(bundle.toStdString(), tests::sourceCatalog(), options, 4);
+        QVERIFY(outcome.result);
+        int capped = 0;
+        for (const auto& cov : outcome.result->fileCoverage)
+            for (const auto& e : cov.errors)
+                capped += e.find("decompressed size cap") != std::string::npos ? 1 : 0;
+        QVERIFY2(capped > 0, "the cap was never reached");
     }
 };
 
