@@ -198,8 +198,11 @@ bool applyEarlyRule(const CodeRuleEntry& entry, const Catalog& catalog, std::vec
         step.summary = std::string("rule failed and was skipped: ") + e.what();
         trace.record(std::move(step));
     }
-    for (auto& step : trace.take())
+    for (auto& step : trace.take()) {
+        if (step.rule == entry.rule->id())
+            step.rule = entry.id;  // one implementation, several catalog entries: the step names its entry
         steps.push_back(std::move(step));
+    }
     return ok;
 }
 

@@ -44,6 +44,7 @@ public:
         , m_vetoes(stringsAt(c, "veto_types"))
         , m_symptom(c.value("symptom", "storage_checkpoint_save_stalled"))
         , m_slack(static_cast<TimeNs>(c.value("slack_s", 300.0) * 1e9))
+        , m_activity(c.value("activity", "checkpoint save"))
     {
     }
 
@@ -67,10 +68,10 @@ public:
                 if (e.type == m_start || e.type == m_done)
                     break;  // the save ended (or the next began): later timeouts are not this save's
                 if (isOneOf(e.type, m_vetoes))
-                    veto = "a collective mismatch (" + e.type + ") while the save was open";
+                    veto = "a collective mismatch (" + e.type + ") while it was open";
                 else if (isOneOf(e.type, m_timeouts) && outlasted(events[i], e)) {
                     if (e.rank >= 0 && e.rank == savingRank(events[i]))
-                        veto = "the saving rank " + std::to_string(e.rank) + " itself timed out in a collective";
+                        veto = "its rank " + std::to_string(e.rank) + " itself timed out in a collective";
                     else if (!timeout)
                         timeout = &e;
                 }
@@ -112,8 +113,9 @@ private:
     {
         TraceStep step = stepFor(save, timeout, TraceAction::HangInsideSave);
         step.fired = false;
-        step.summary = "a collective timed out while a checkpoint save was open, but " + why +
-            ": a hang inside the save's own collectives, not a slow write";
+        step.summary = "a collective timed out while a " + m_activity + " was open, but " + why +
+            ": the ranks hang together (in the " + m_activity + "'s own collectives), not behind one rank's slow " +
+            m_activity;
         trace.record(std::move(step));
     }
 
@@ -124,9 +126,9 @@ private:
         save.attrs["timeout_rank"] = timeout.rank >= 0 ? std::to_string(timeout.rank) : "?";
         save.attrs["timeout_op"] = eventAttr(timeout, "op").empty() ? "a collective" : eventAttr(timeout, "op");
         TraceStep step = stepFor(save, timeout, TraceAction::CheckpointOutlasts);
-        step.summary = "checkpoint save started" + (save.node.empty() ? std::string() : " on " + save.node) +
+        step.summary = m_activity + " started" + (save.node.empty() ? std::string() : " on " + save.node) +
             " and not finished when rank " + save.attrs["timeout_rank"] + "'s " + save.attrs["timeout_op"] +
-            " timed out after " + save.attrs["timeout_ms"] + " ms; the saving rank was not in that collective";
+            " timed out after " + save.attrs["timeout_ms"] + " ms; its rank was not in that collective";
         trace.record(std::move(step));
     }
 
@@ -136,6 +138,7 @@ private:
     std::vector<std::string> m_vetoes;
     std::string m_symptom;
     TimeNs m_slack;
+    std::string m_activity;  ///< what the open span is, in the trace's words ("checkpoint save")
 };
 
 }  // namespace

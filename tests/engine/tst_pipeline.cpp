@@ -278,6 +278,39 @@ private Q_SLOTS:
         }
     }
 
+    /// One C++ implementation behind two catalog entries: each entry's steps carry its own id and wording.
+    void codeRuleStepsNameTheirEntry()
+    {
+        const auto cat = tests::sourceCatalog();
+        const auto run = [&](const std::string& startType, const std::string& entry) {
+            Event open = makeEvent_("", "n1", 0);
+            open.type = startType;
+            open.rank = 0;
+            Event timeout = makeEvent_("", "n2", 1801);
+            timeout.type = "watchdog_timeout";
+            timeout.rank = 2;
+            timeout.attrs["timeout_ms"] = "1800000";
+            std::vector<Event> events = {open, timeout};
+            sortAndNumberEvents(events);
+            ExecutionContext context;
+            Trace trace;
+            runEarlyRules(*cat, std::move(events), context, trace, entry);
+            std::vector<TraceStep> fired;
+            for (const auto& step : trace.steps())
+                if (step.fired && step.action == TraceAction::CheckpointOutlasts)
+                    fired.push_back(step);
+            return fired;
+        };
+        const auto save = run("checkpoint_save_start", "CheckpointOutlastsCollective");
+        QCOMPARE(save.size(), std::size_t(1));
+        QCOMPARE(save.front().rule, std::string("CheckpointOutlastsCollective"));
+        QVERIFY2(save.front().summary.rfind("checkpoint save started on n1", 0) == 0, save.front().summary.c_str());
+        const auto data = run("data_progress_open", "PreprocessingOutlastsCollective");
+        QCOMPARE(data.size(), std::size_t(1));
+        QCOMPARE(data.front().rule, std::string("PreprocessingOutlastsCollective"));
+        QVERIFY2(data.front().summary.rfind("one-rank data step started on n1", 0) == 0, data.front().summary.c_str());
+    }
+
     void timeFormatting()
     {
         QCOMPARE(formatTime(parseIsoTime("2026-04-22T21:34:20.118251Z")), std::string("2026-04-22T21:34:20.118251Z"));
