@@ -72,7 +72,8 @@ void readAs(Format format, engine::SourceKind kind, const std::uint8_t* data, st
 
 int lineParsers(const std::uint8_t* data, std::size_t size)
 {
-    const std::string_view head(reinterpret_cast<const char*>(data), std::min<std::size_t>(size, 64 * 1024));
+    const std::string_view head(reinterpret_cast<const char*>(data),
+                                std::min<std::size_t>(size, std::size_t{64} * 1024));
     const Sniffed sniffed = sniff(head, "fuzz.log");
     if (sniffed.format != Format::None)
         readAs(sniffed.format, sniffed.kind, data, size, detectWrapWidth(head, sniffed));
@@ -161,7 +162,7 @@ int archive(const std::uint8_t* data, std::size_t size)
     writeScratch(path, data, size);
     ArchiveLimits limits;
     limits.maxDecompressedBytes = 4 << 20;
-    limits.ratioFloorBytes = 64 * 1024;
+    limits.ratioFloorBytes = std::uint64_t{64} * 1024;
     limits.maxMembers = 256;
     DecompressionBudget budget(limits);
     probeFile(path);
@@ -192,7 +193,7 @@ int archive(const std::uint8_t* data, std::size_t size)
 int ruleLoader(const std::uint8_t* data, std::size_t size)
 {
     static const std::string dir = [] {
-        const std::string d = scratchPath("rules");
+        std::string d = scratchPath("rules");
         std::filesystem::create_directories(d);
         return d;
     }();
@@ -206,7 +207,7 @@ int analysis(const std::uint8_t* data, std::size_t size)
 {
     static const engine::CatalogPtr catalog = rules::loadCatalog(ATTRIB_SOURCE_RULES_DIR);
     static const std::string dir = [] {
-        const std::string d = scratchPath("bundle");
+        std::string d = scratchPath("bundle");
         std::filesystem::create_directories(d + "/node-01");
         return d;
     }();

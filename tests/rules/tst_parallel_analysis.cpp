@@ -126,7 +126,7 @@ private Q_SLOTS:
         const QString bundle = compressedSample();
         QVERIFY(!bundle.isEmpty());
         importers::AnalyzeOptions options;
-        options.maxDecompressedBytes = 400 * 1024;  // the sample's logs inflate to about 1 MB
+        options.maxDecompressedBytes = std::uint64_t{400} * 1024;  // the sample's logs inflate to about 1 MB
         compareJobs(bundle.toStdString(), options);
         const auto outcome = importers::analyzeBundleParallel(bundle.toStdString(), tests::sourceCatalog(), options, 4);
         QVERIFY(outcome.result);
