@@ -65,7 +65,7 @@ tsan: deps
 	cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTRIB_TSAN=ON
 	cmake --build build-tsan -j $(JOBS) --target attrib $(TSAN_TESTS)
 	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
-	cd build-tsan && TSAN_OPTIONS=halt_on_error=0:exitcode=0:log_path=$(TSAN_REPORTS)/tsan QT_QPA_PLATFORM=offscreen \
+	cd build-tsan && TSAN_OPTIONS=halt_on_error=0:exitcode=0:die_after_fork=0:log_path=$(TSAN_REPORTS)/tsan QT_QPA_PLATFORM=offscreen \
 	  ctest --output-on-failure -R '^($(shell echo $(TSAN_TESTS) | tr ' ' '|'))$$'
 	scripts/tsan-triage $(TSAN_REPORTS)
 
