@@ -21,6 +21,8 @@ bool isAddress(std::string_view host)
 
 std::string shortHost(std::string_view host)
 {
+    if (!host.empty() && host.front() == '-')
+        return {};
     std::string s(isAddress(host) ? host : host.substr(0, host.find('.')));
     for (auto& c : s)
         c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

@@ -221,6 +221,7 @@ void TestPlainText::nodeNamedByLine()
     QCOMPARE(shortHost("GPU-N07.cluster.local"), std::string("gpu-n07"));
     QCOMPARE(shortHost("fe80::1"), std::string("fe80::1"));
     QCOMPARE(shortHost("node-1a.example"), std::string("node-1a"));
+    QCOMPARE(shortHost("-worker-1"), std::string());  // the tail of a truncated name is no node
 }
 
 void TestPlainText::mixedFormsKeepEachLinesStamp()
