@@ -226,15 +226,33 @@ std::vector<MarkBlockSummary> summarizeBlocks(std::span<const Mark> marks)
 namespace {
 
 /// Column bins built left to right; within a column the first mark with the highest role is the strongest.
+/// TimeMapping::column with the scale worked out once: the same arithmetic (so the same column for every time),
+/// without a division per call. A dense replot asks for a column about twice per block of marks.
+struct ColumnOf {
+    explicit ColumnOf(const TimeMapping& map)
+        : start(map.start)
+        , pps(map.pixelsPerSecond())
+        , high(map.width + 2.0)
+    {
+    }
+    long operator()(double seconds) const
+    {
+        return static_cast<long>(std::clamp(std::floor((seconds - start) * pps), -2.0, high));
+    }
+    double start;
+    double pps;
+    double high;
+};
+
 class ColumnAggregator {
 public:
     ColumnAggregator(std::span<const Mark> marks, const TimeMapping& map)
         : m_marks(marks)
-        , m_map(map)
+        , m_column(map)
         , m_width(static_cast<long>(std::ceil(map.width)))
     {
     }
-    void addMark(std::size_t i) { add(m_map.column(m_marks[i].x), 1, i, m_marks[i].role); }
+    void addMark(std::size_t i) { add(m_column(m_marks[i].x), 1, i, m_marks[i].role); }
     void addBlock(long column, const MarkBlockSummary& block)
     {
         add(column, static_cast<std::uint32_t>(MarkBlock), block.strongest, block.role);
@@ -259,7 +277,7 @@ private:
     }
 
     std::span<const Mark> m_marks;
-    const TimeMapping& m_map;
+    ColumnOf m_column;
     long m_width;
     std::vector<ColumnBin> m_bins;
     std::uint8_t m_role = 0;  ///< role of the last bin's strongest mark
@@ -276,12 +294,16 @@ std::vector<ColumnBin> aggregateColumns(std::span<const Mark> marks, const TimeM
     if (blocks.size() * MarkBlock >= marks.size() && !marks.empty()) {
         for (; i < last && i % MarkBlock != 0; ++i)
             columns.addMark(i);
+        const ColumnOf columnOf(map);
+        long nextStart = 0;  // the column where the next block starts, once known
+        bool nextKnown = false;
         for (; i + MarkBlock <= last; i += MarkBlock) {
             // A block lies within one column when it and the next block start in the same one.
             const std::size_t k = i / MarkBlock;
-            const double bound = k + 1 < blocks.size() ? blocks[k + 1].firstX : marks[i + MarkBlock - 1].x;
-            const long column = map.column(blocks[k].firstX);
-            if (column == map.column(bound)) {
+            const long column = nextKnown ? nextStart : columnOf(blocks[k].firstX);
+            nextKnown = k + 1 < blocks.size();
+            nextStart = columnOf(nextKnown ? blocks[k + 1].firstX : marks[i + MarkBlock - 1].x);
+            if (column == nextStart) {
                 columns.addBlock(column, blocks[k]);
                 continue;
             }
