@@ -226,24 +226,6 @@ std::vector<MarkBlockSummary> summarizeBlocks(std::span<const Mark> marks)
 namespace {
 
 /// Column bins built left to right; within a column the first mark with the highest role is the strongest.
-/// TimeMapping::column with the scale worked out once: the same arithmetic (so the same column for every time),
-/// without a division per call. A dense replot asks for a column about twice per block of marks.
-struct ColumnOf {
-    explicit ColumnOf(const TimeMapping& map)
-        : start(map.start)
-        , pps(map.pixelsPerSecond())
-        , high(map.width + 2.0)
-    {
-    }
-    long operator()(double seconds) const
-    {
-        return static_cast<long>(std::clamp(std::floor((seconds - start) * pps), -2.0, high));
-    }
-    double start;
-    double pps;
-    double high;
-};
-
 class ColumnAggregator {
 public:
     ColumnAggregator(std::span<const Mark> marks, const TimeMapping& map)
@@ -252,6 +234,7 @@ public:
         , m_width(static_cast<long>(std::ceil(map.width)))
     {
     }
+    long column(double seconds) const { return m_column(seconds); }
     void addMark(std::size_t i) { add(m_column(m_marks[i].x), 1, i, m_marks[i].role); }
     void addBlock(long column, const MarkBlockSummary& block)
     {
@@ -294,15 +277,14 @@ std::vector<ColumnBin> aggregateColumns(std::span<const Mark> marks, const TimeM
     if (blocks.size() * MarkBlock >= marks.size() && !marks.empty()) {
         for (; i < last && i % MarkBlock != 0; ++i)
             columns.addMark(i);
-        const ColumnOf columnOf(map);
         long nextStart = 0;  // the column where the next block starts, once known
         bool nextKnown = false;
         for (; i + MarkBlock <= last; i += MarkBlock) {
             // A block lies within one column when it and the next block start in the same one.
             const std::size_t k = i / MarkBlock;
-            const long column = nextKnown ? nextStart : columnOf(blocks[k].firstX);
+            const long column = nextKnown ? nextStart : columns.column(blocks[k].firstX);
             nextKnown = k + 1 < blocks.size();
-            nextStart = columnOf(nextKnown ? blocks[k + 1].firstX : marks[i + MarkBlock - 1].x);
+            nextStart = columns.column(nextKnown ? blocks[k + 1].firstX : marks[i + MarkBlock - 1].x);
             if (column == nextStart) {
                 columns.addBlock(column, blocks[k]);
                 continue;

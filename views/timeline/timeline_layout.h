@@ -43,12 +43,8 @@ struct TimeMapping {
     double pixelsPerSecond() const { return width / span(); }
     double toPixel(double seconds) const { return left + (seconds - start) * pixelsPerSecond(); }
     double toSeconds(double pixel) const { return start + (pixel - left) / pixelsPerSecond(); }
-    /// Pixel column (0-based from `left`) of a time; may be outside [0, width).
-    long column(double seconds) const
-    {
-        const double c = std::floor((seconds - start) * pixelsPerSecond());
-        return static_cast<long>(std::clamp(c, -2.0, width + 2.0));
-    }
+    /// Pixel column (0-based from `left`) of a time; may be outside [0, width). Many columns: use ColumnOf.
+    long column(double seconds) const;
     /// Zoom by `factor` (> 1 zooms in) keeping the time under `anchorPixel` in place.
     TimeMapping zoomed(double anchorPixel, double factor) const;
     /// Moves the content by `dx` pixels (positive drags the content to the right).
@@ -56,6 +52,29 @@ struct TimeMapping {
     /// Keeps the span within [minSpan, maxSpan] around the centre.
     TimeMapping clampedSpan(double minSpan, double maxSpan) const;
 };
+
+/// TimeMapping::column with the scale worked out once, for asking many times (a dense replot asks about twice per
+/// block of marks): the one place that says which column a time falls in.
+struct ColumnOf {
+    explicit ColumnOf(const TimeMapping& map)
+        : start(map.start)
+        , pps(map.pixelsPerSecond())
+        , high(map.width + 2.0)
+    {
+    }
+    long operator()(double seconds) const
+    {
+        return static_cast<long>(std::clamp(std::floor((seconds - start) * pps), -2.0, high));
+    }
+    double start;
+    double pps;
+    double high;
+};
+
+inline long TimeMapping::column(double seconds) const
+{
+    return ColumnOf(*this)(seconds);
+}
 
 /// A lane: a node, or one GPU of an expanded node (gpu -1 is the node's own lane).
 struct Lane {
