@@ -177,8 +177,14 @@ struct CaseResult {
 };
 
 /// The loaded catalog. Immutable after load; share it between analyses.
+class ExtractorSet;
+
 class Catalog {
 public:
+    Catalog() = default;
+    Catalog(const Catalog&) = delete;  // the compiled extractor set points into this catalog's rules
+    Catalog& operator=(const Catalog&) = delete;
+
     /// Loads every rule file under `dir`, evaluates all inline cases and leaves out rules that fail.
     static std::shared_ptr<const Catalog> load(const std::string& dir, const CodeRuleRegistry& code);
 
@@ -193,6 +199,8 @@ public:
     const SymptomDef* symptom(const std::string& name) const;
     const std::map<std::string, SymptomDef>& symptoms() const { return m_symptoms; }
     const std::vector<ExtractorRule>& extractors() const { return m_extractors; }
+    /// The usable extractors compiled into per-kind sets, once per catalog (inline cases and every analysis).
+    const ExtractorSet& extractorSet() const { return *m_extractorSet; }
     const std::vector<CodeRuleEntry>& codeRules() const { return m_codeRules; }
     const std::vector<RefineRule>& refineRules() const { return m_refineRules; }
     const std::vector<PriorityTable>& priorityTables() const { return m_priorityTables; }
@@ -212,6 +220,7 @@ private:
     std::string m_hash;
     std::map<std::string, SymptomDef> m_symptoms;
     std::vector<ExtractorRule> m_extractors;
+    std::shared_ptr<const ExtractorSet> m_extractorSet;  ///< never null once loaded
     std::vector<CodeRuleEntry> m_codeRules;
     std::vector<RefineRule> m_refineRules;
     std::vector<PriorityTable> m_priorityTables;

@@ -113,10 +113,7 @@ CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, TracePha
     CaseRun run;
     ExecutionContext ctx = caseContext(pc.input);
     if (pc.input.contains("observations")) {
-        std::unique_ptr<ExtractorSet> own;
-        if (!extractors)
-            extractors = (own = std::make_unique<ExtractorSet>(catalog.extractors())).get();
-        auto events = extractCaseObservations(*extractors, pc.input);
+        auto events = extractCaseObservations(extractors ? *extractors : catalog.extractorSet(), pc.input);
         sortAndNumberEvents(events);
         run.events = runEarlyRules(catalog, std::move(events), ctx, trace);
         auto symptoms = buildNodeSymptoms(catalog, run.events, trace);
@@ -261,10 +258,12 @@ bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, 
     return false;
 }
 
-void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
-                          std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
-                          std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
-                          std::vector<Diagnostic>& diagnostics)
+std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
+                                                         std::vector<CodeRuleEntry>& codeRules,
+                                                         std::vector<RefineRule>& refineRules,
+                                                         std::vector<PriorityTable>& tables,
+                                                         std::vector<CaseResult>& results,
+                                                         std::vector<Diagnostic>& diagnostics)
 {
     // Extractors: each case line, plus the symptom they name must be registered.
     std::vector<ExtractorRule> kept;
@@ -285,7 +284,8 @@ void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& ex
     }
     extractors = std::move(kept);
 
-    const ExtractorSet set(extractors);  // the kept extractors, compiled once for every pipeline case
+    auto compiled = std::make_shared<const ExtractorSet>(extractors);  // once for every pipeline case and analysis
+    const ExtractorSet& set = *compiled;
     Trace scratch;
     evaluateRules(codeRules, results, diagnostics, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {
         return checkExpectation(pc, runPipelineCase(catalog, pc, TracePhase::Early, rule.id, nullptr, scratch, &set));
@@ -297,6 +297,7 @@ void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& ex
         return checkExpectation(pc,
                                 runPipelineCase(catalog, pc, TracePhase::Priority, table.id, &table, scratch, &set));
     });
+    return compiled;
 }
 
 }  // namespace attrib::engine

@@ -34,10 +34,13 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
 bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, const std::string& rule,
                             const Location& where, std::vector<Diagnostic>& diagnostics);
 
-/// Evaluates all cases in dependency order and erases the rules whose cases fail.
-void evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
-                          std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
-                          std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
-                          std::vector<Diagnostic>& diagnostics);
+/// Evaluates all cases in dependency order and erases the rules whose cases fail. Returns the kept extractors
+/// compiled (the catalog's extractor set).
+std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
+                                                         std::vector<CodeRuleEntry>& codeRules,
+                                                         std::vector<RefineRule>& refineRules,
+                                                         std::vector<PriorityTable>& tables,
+                                                         std::vector<CaseResult>& results,
+                                                         std::vector<Diagnostic>& diagnostics);
 
 }  // namespace attrib::engine

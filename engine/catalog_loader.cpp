@@ -219,6 +219,7 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     if (!fs::is_directory(dir, ec)) {
         loader.file = dir;
         loader.error("", 0, "rules folder not found");
+        cat->m_extractorSet = std::make_shared<const ExtractorSet>(cat->m_extractors);
         return cat;
     }
     std::uint64_t hash = 1469598103934665603ULL;
@@ -230,8 +231,8 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
     isolateSetFailures(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
-    evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules, cat->m_priorityTables,
-                         cat->m_caseResults, cat->m_diagnostics);
+    cat->m_extractorSet = evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
+                                               cat->m_priorityTables, cat->m_caseResults, cat->m_diagnostics);
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
     return cat;
 }

@@ -82,9 +82,21 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
     const auto& slot = m_sets[static_cast<std::size_t>(kind)];
     if (!slot || !slot->compiled)
         return false;
+    // Most lines match no rule. Asking only whether one does lets the DFA stop at its first match and spares the
+    // per-call match set RE2 allocates when asked which; the few lines that match are scanned again for that.
+    const re2::StringPiece piece(text.data(), text.size());
+    re2::RE2::Set::ErrorInfo info{};
     std::vector<int> hits;
-    re2::RE2::Set::ErrorInfo info;
-    if (!slot->set.Match(re2::StringPiece(text.data(), text.size()), &hits, &info) || hits.empty())
+    if (slot->set.Match(piece, nullptr, &info)) {
+        if (!slot->set.Match(piece, &hits, &info))
+            hits.clear();
+    }
+    if (info.kind == re2::RE2::Set::kOutOfMemory) {  // the DFA ran out of its budget on this line: each rule alone
+        hits.resize(slot->rules.size());
+        for (std::size_t i = 0; i < hits.size(); ++i)
+            hits[i] = static_cast<int>(i);
+    }
+    if (hits.empty())
         return false;
     std::sort(hits.begin(), hits.end());
     bool any = false;

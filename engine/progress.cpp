@@ -17,6 +17,7 @@ constexpr EnumName<ProgressStage> kStages[] = {
     {ProgressStage::Refine, "merging and refining"},
     {ProgressStage::Priority, "prioritizing"},
     {ProgressStage::Outcome, "choosing the outcome"},
+    {ProgressStage::Leads, "finding leads"},
     {ProgressStage::Verdict, "verdict"},
     {ProgressStage::Replay, "replay"},
     {ProgressStage::Regex, "regex"},

@@ -17,6 +17,7 @@ enum class ProgressStage : std::uint8_t {
     Refine,        ///< engine: job-wide merge and refinement
     Priority,      ///< engine: the platform priority table
     Outcome,       ///< engine: terminal state, sub-domain and root cause
+    Leads,         ///< importers: no rule explains the failure; files read again for their first error lines
     Verdict,       ///< importers: the verdict is ready
     Replay,        ///< corpus impact: bundles replayed
     Regex,         ///< store: files searched by a regular expression

@@ -257,12 +257,6 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     result.events = std::move(c.events);
     result.symptoms = std::move(c.symptoms);
     result.verdict = std::move(c.verdict);
-    if (result.verdict.terminalState == "unknown") {
-        result.verdict.leads = collector.leads().take();
-        if (!result.verdict.leads.empty())
-            result.verdict.explanation += " No rule explains the failure; the earliest error-level lines of each "
-                                          "file are listed as leads to start from.";
-    }
     result.clockOffsets = std::move(c.clockOffsets);
     result.trace = trace.take();
     addEventNotes(result);
@@ -271,8 +265,38 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     result.engine = {engineVersion(), catalog.version(), catalog.hash()};
     for (const auto& d : catalog.diagnostics())
         result.diagnostics.push_back(d.str());
-    if (options.progress)
-        options.progress->progress(engine::ProgressStage::Verdict, 1, 1);
+}
+
+/// Reads the chosen entries: the files of a folder bundle on `jobs` threads, an archive's members in order.
+void readChosen(const std::vector<BundleEntry>& entries, const std::vector<std::size_t>& chosen,
+                detail::Collector& collector, std::vector<FileCoverage>& coverage, DecompressionBudget& budget,
+                unsigned jobs)
+{
+    const bool archived = std::any_of(chosen.begin(), chosen.end(),
+                                      [&](std::size_t i) { return !entries[i].file.archiveMember.empty(); });
+    if (jobs > 1 && chosen.size() > 1 && !archived)
+        readInParallel(entries, chosen, collector, coverage, budget,
+                       static_cast<unsigned>(std::min<std::size_t>(jobs, chosen.size())));
+    else
+        readInOrder(entries, chosen, collector, coverage, budget);
+}
+
+/// The leads of a failure no rule explains: the chosen files read again (same order, same decompression limits,
+/// so a cap stops at the same byte), each only until it has its first error-level lines. Only an unknown
+/// verdict pays for this pass; the records are the analysis's own (same readers).
+void addLeads(AnalysisResult& result, const Catalog& catalog, const AnalyzeOptions& options,
+              const std::vector<BundleEntry>& entries, const std::vector<std::size_t>& chosen,
+              const ArchiveLimits& limits, std::uint64_t total, unsigned jobs)
+{
+    detail::Collector collector(catalog, options, result, detail::Collector::Pass::Leads);
+    collector.setBytesTotal(total);
+    std::vector<FileCoverage> scratch(entries.size());
+    DecompressionBudget budget(limits);
+    readChosen(entries, chosen, collector, scratch, budget, jobs);
+    result.verdict.leads = collector.leads().take();
+    if (!result.verdict.leads.empty())
+        result.verdict.explanation += " No rule explains the failure; the earliest error-level lines of each "
+                                      "file are listed as leads to start from.";
 }
 
 }  // namespace
@@ -320,19 +344,19 @@ AnalyzeOutcome analyzeBundleParallel(const std::string& path, const CatalogPtr& 
     }
     collector.setBytesTotal(total);
     jobs = jobs > 0 ? jobs : std::max(1u, std::thread::hardware_concurrency());
-    const bool archived = std::any_of(chosen.begin(), chosen.end(),
-                                      [&](std::size_t i) { return !entries[i].file.archiveMember.empty(); });
-    if (jobs > 1 && chosen.size() > 1 && !archived)
-        readInParallel(entries, chosen, collector, result->fileCoverage, budget,
-                       static_cast<unsigned>(std::min<std::size_t>(jobs, chosen.size())));
-    else
-        readInOrder(entries, chosen, collector, result->fileCoverage, budget);
+    readChosen(entries, chosen, collector, result->fileCoverage, budget, jobs);
+    if (!collector.cancelled()) {
+        correlateInto(*result, *catalog, collector.finish(result->fileCoverage), collector, options);
+        if (result->verdict.terminalState == "unknown")
+            addLeads(*result, *catalog, options, entries, chosen, limits, total, jobs);
+    }
     if (collector.cancelled()) {
         outcome.cancelled = true;
         outcome.error = "cancelled";
         return outcome;
     }
-    correlateInto(*result, *catalog, collector.finish(result->fileCoverage), collector, options);
+    if (options.progress)
+        options.progress->progress(engine::ProgressStage::Verdict, 1, 1);
     outcome.result = std::move(result);
     return outcome;
 }

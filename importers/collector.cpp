@@ -79,11 +79,12 @@ int yearOf(TimeNs t)
     return tm.tm_year + 1900;
 }
 
-Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, AnalysisResult& result)
+Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, AnalysisResult& result, Pass pass)
     : m_catalog(catalog)
     , m_options(options)
     , m_result(result)
-    , m_extractors(catalog.extractors())
+    , m_pass(pass)
+    , m_extractors(catalog.extractorSet())
     , m_metrics(catalog.metricRules(), NoTime, NoTime, 2'000'000)
 {
     if (result.context.source == "workload.json" && result.context.nodes.size() == 1)
@@ -157,6 +158,8 @@ bool Collector::onRecord(Record& r, FileState& fs)
             return false;
         reportProgress(m_bytesDone + r.offset);
     }
+    if (m_pass == Pass::Leads)
+        return offerLead(r, fs);
     if (!r.labels.empty() && r.labels.begin()->first.rfind("context.", 0) == 0)
         collectContext(r.labels, fs);
     const SourceKind kind = r.kind != SourceKind::Unknown ? r.kind : fs.sniffed.kind;
@@ -168,13 +171,8 @@ bool Collector::onRecord(Record& r, FileState& fs)
     const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint
         : !fs.lastNode.empty()                            ? fs.lastNode
                                                           : m_soleNode;
-    if (!node.empty()) {
-        KindNode where{kind, node};
-        if (const auto it = fs.shard->nodes.find(where); it != fs.shard->nodes.end())
-            ++it->second;
-        else if (fs.shard->nodes.size() < 4096)
-            fs.shard->nodes.emplace(std::move(where), 1);
-    }
+    if (!node.empty())
+        countNode(kind, node, fs);
     if (r.isMetric) {
         onMetric(r, node, fs);
         return true;
@@ -185,7 +183,6 @@ bool Collector::onRecord(Record& r, FileState& fs)
     if (r.text.empty())
         return true;
     FileShard& shard = *fs.shard;
-    shard.leads.offer(fs.index, fs.entry->file.path, r.line, r.text);
     shard.matches.clear();
     if (!m_extractors.match(kind, r.text, shard.matches))
         return true;
@@ -196,6 +193,36 @@ bool Collector::onRecord(Record& r, FileState& fs)
     }
     keep(r, kind, node, fs);
     return true;
+}
+
+/// One more record of (kind, node) in this file; at most 4096 pairs are counted.
+void Collector::countNode(SourceKind kind, const std::string& node, FileState& fs)
+{
+    if (fs.counted && fs.countedAs->first == kind && fs.countedAs->second == node) {
+        ++*fs.counted;
+        return;
+    }
+    auto& nodes = fs.shard->nodes;
+    auto it = nodes.find(KindNode{kind, node});
+    if (it == nodes.end()) {
+        if (nodes.size() >= 4096)
+            return;
+        it = nodes.emplace(KindNode{kind, node}, 0).first;
+    }
+    ++it->second;
+    fs.countedAs = &it->first;
+    fs.counted = &it->second;
+}
+
+/// The leads pass sees the records the analysis saw (same reader) and offers the ones with text; a plain file
+/// stops once it has its leads (an archive member is read on: its stream continues with the next member).
+bool Collector::offerLead(const Record& r, FileState& fs)
+{
+    if (r.isMetric || r.text.empty())
+        return true;
+    LeadCollector& leads = fs.shard->leads;
+    leads.offer(fs.index, fs.entry->file.path, r.line, r.text);
+    return !leads.full() || !fs.entry->file.archiveMember.empty();
 }
 
 void Collector::offerBootTime(const Record& r, SourceKind kind, const std::string& node, FileState& fs)
@@ -320,7 +347,9 @@ void Collector::reportProgress(std::uint64_t done)
         return;
     const std::lock_guard lock(m_progressMutex);
     m_progressMax = std::max(m_progressMax, std::min(done, m_bytesTotal));
-    m_options.progress->progress(engine::ProgressStage::ReadingFiles, m_progressMax, m_bytesTotal);
+    m_options.progress->progress(m_pass == Pass::Leads ? engine::ProgressStage::Leads
+                                                       : engine::ProgressStage::ReadingFiles,
+                                 m_progressMax, m_bytesTotal);
 }
 
 void Collector::absorb(std::size_t index, FileShard&& shard)

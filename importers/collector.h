@@ -50,7 +50,12 @@ struct FileShard {
 
 class Collector {
 public:
-    Collector(const engine::Catalog& catalog, const AnalyzeOptions& options, engine::AnalysisResult& result);
+    /// Analysis: records become observations, events, metric samples, spans. Leads: only the earliest
+    /// error-level lines of each file (a second pass, for a failure no rule explains).
+    enum class Pass : std::uint8_t { Analysis, Leads };
+
+    Collector(const engine::Catalog& catalog, const AnalyzeOptions& options, engine::AnalysisResult& result,
+              Pass pass = Pass::Analysis);
 
     void setBytesTotal(std::uint64_t total) { m_bytesTotal = total; }
     BootClock& bootClock() { return m_boot; }
@@ -70,7 +75,7 @@ public:
 
     /// Nodes (with the records' collector kinds) each file delivered records for.
     const FileNodes& fileNodes() const { return m_fileNodes; }
-    /// The earliest error-level lines of each file (the verdict's leads when no rule explains the failure).
+    /// The earliest error-level lines of each file (Pass::Leads).
     const LeadCollector& leads() const { return m_leads; }
     /// Where the context came from when workload.json did not give it ("" = not at all).
     const std::string& contextSource() const { return m_contextSource; }
@@ -87,12 +92,18 @@ private:
         std::uint64_t kernelRecords = 0;
         std::string lastHost;
         std::string lastNode;
+        /// The (kind, node) the last record was counted for, and its counter in shard->nodes (map nodes keep
+        /// their address): runs of records of one node skip the map search.
+        const KindNode* countedAs = nullptr;
+        std::uint64_t* counted = nullptr;
         engine::FileCoverage* cov = nullptr;
         FileShard* shard = nullptr;
         LineFolds folds;  ///< repeated matched lines of this file
     };
 
     bool onRecord(Record& r, FileState& fs);
+    bool offerLead(const Record& r, FileState& fs);
+    void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
     void keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
@@ -109,7 +120,8 @@ private:
     const engine::Catalog& m_catalog;
     const AnalyzeOptions& m_options;
     engine::AnalysisResult& m_result;
-    engine::ExtractorSet m_extractors;
+    Pass m_pass = Pass::Analysis;
+    const engine::ExtractorSet& m_extractors;  ///< the catalog's, compiled once
     engine::MetricEvaluator m_metrics;
     BootClock m_boot;
     std::vector<engine::Event> m_events;

@@ -23,6 +23,8 @@ public:
 
     /// Looks at one line of file `file` (index in bundle order); cheap once the file has its leads.
     void offer(std::size_t file, const std::string& path, std::uint64_t line, std::string_view text);
+    /// The file last offered has all its leads.
+    bool full() const { return m_count >= PerFile; }
     /// The leads of every file, in bundle order then line order; at most `limit` of them.
     std::vector<engine::Lead> take(std::size_t limit = 30) const;
     /// Adds the leads another collector gathered (of other files); take() sorts them into bundle order.

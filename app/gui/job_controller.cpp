@@ -62,6 +62,9 @@ public:
         case engine::ProgressStage::Priority:
         case engine::ProgressStage::Outcome:  // one step of 10 per-mille each, after the reading
             return report(QString::fromUtf8(engine::toString(stage)), 860 + 10 * static_cast<int>(done));
+        case engine::ProgressStage::Leads:  // an unexplained failure: its files read again, 920 to 930
+            return report(QStringLiteral("finding leads (no rule explains the failure)"),
+                          920 + scaled(done, total, 10));
         case engine::ProgressStage::Verdict: return report(QStringLiteral("verdict"), 930);
         default: return report(QString::fromUtf8(engine::toString(stage)), -1);
         }

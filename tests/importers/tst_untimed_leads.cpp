@@ -3,7 +3,9 @@
 // could not be checked) and leads (an unknown verdict lists the earliest error-level lines of each file).
 #include "importer_test_util.h"
 
+#include "engine/progress.h"
 #include "engine/report.h"
+#include "importers/analyze_parallel.h"
 #include "importers/leads.h"
 
 #include <QDirIterator>
@@ -11,6 +13,9 @@
 #include <QtTest>
 
 #include <re2/re2.h>
+
+#include <algorithm>
+#include <mutex>
 
 using namespace attrib;
 
@@ -34,6 +39,7 @@ private slots:
     void untimedExcerptStillDecides();
     void untimedExitsAfterTimedCauseDecideNothing();
     void unknownVerdictListsLeads();
+    void leadsPassOnlyWhenUnexplained();
     void errorLevelWords();
     void errorLevelAgreesWithItsRegex();
 };
@@ -125,6 +131,60 @@ void TestUntimedLeads::unknownVerdictListsLeads()
     const std::string md = engine::reportMarkdown(*outcome.result);
     QVERIFY2(md.find("| Lead | a.log\\:3 ` ERROR frobnicator") != std::string::npos, md.c_str());
     QVERIFY(v.explanation.find("leads") != std::string::npos);
+}
+
+/// The leads are found by a second pass, only for a failure no rule explains: it reports its own stage, gives the
+/// same leads for any number of threads (a file stops once it has its three), and never runs for a known verdict.
+void TestUntimedLeads::leadsPassOnlyWhenUnexplained()
+{
+    struct Stages : engine::ProgressSink {
+        std::mutex mutex;
+        std::vector<engine::ProgressStage> seen;
+        void progress(engine::ProgressStage stage, std::uint64_t, std::uint64_t) override
+        {
+            const std::lock_guard lock(mutex);
+            if (seen.empty() || seen.back() != stage)
+                seen.push_back(stage);
+        }
+        bool saw(engine::ProgressStage stage) { return std::find(seen.begin(), seen.end(), stage) != seen.end(); }
+    };
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    std::string many;
+    for (int i = 1; i <= 5000; ++i)
+        many += (i % 1000 == 0 ? "ERROR widget " : "step ") + std::to_string(i) + " done\n";
+    tests::writeFile(root / "a.log", many);
+    tests::writeFile(root / "b.log", "quiet\nFatal: b gave up\n");
+    tests::writeFile(root / "c.log", "nothing\n");
+    std::vector<std::vector<engine::Lead>> runs;
+    for (const unsigned jobs : {1u, 3u}) {
+        Stages stages;
+        importers::AnalyzeOptions options;
+        options.progress = &stages;
+        const auto outcome = importers::analyzeBundleParallel(root.string(), tests::sourceCatalog(), options, jobs);
+        QVERIFY2(outcome.result, outcome.error.c_str());
+        QCOMPARE(QString::fromStdString(outcome.result->verdict.terminalState), QStringLiteral("unknown"));
+        QVERIFY(stages.saw(engine::ProgressStage::Leads));
+        QVERIFY(stages.seen.back() == engine::ProgressStage::Verdict);  // the verdict is announced after its leads
+        runs.push_back(outcome.result->verdict.leads);
+    }
+    QCOMPARE(runs[0].size(), std::size_t(4));
+    QCOMPARE(runs[0][2].line, std::uint64_t(3000));
+    QCOMPARE(QString::fromStdString(runs[0][3].text), QStringLiteral("Fatal: b gave up"));
+    QCOMPARE(runs[1].size(), runs[0].size());
+    for (std::size_t i = 0; i < runs[0].size(); ++i)
+        QVERIFY(runs[1][i].file == runs[0][i].file && runs[1][i].line == runs[0][i].line &&
+                runs[1][i].text == runs[0][i].text);
+
+    Stages stages;
+    importers::AnalyzeOptions options;
+    options.progress = &stages;
+    const auto known = importers::analyzeBundleParallel(std::string(ATTRIB_SOURCE_DIR) + "/samples/nvlink-xid149",
+                                                        tests::sourceCatalog(), options, 2);
+    QVERIFY2(known.result, known.error.c_str());
+    QVERIFY(known.result->verdict.terminalState != "unknown");
+    QVERIFY(known.result->verdict.leads.empty());
+    QVERIFY(!stages.saw(engine::ProgressStage::Leads));
 }
 
 void TestUntimedLeads::errorLevelWords()
