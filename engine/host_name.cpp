@@ -17,11 +17,25 @@ bool isAddress(std::string_view host)
     return host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
 
+/// A redaction in place of a host name: brackets or stars no host name holds, or a run of three x in any case (`xxx`).
+bool isPlaceholder(std::string_view host)
+{
+    if (host.find_first_of("<>{}*") != std::string_view::npos)
+        return true;
+    std::size_t run = 0;
+    for (const char c : host) {
+        run = (c == 'x' || c == 'X') ? run + 1 : 0;
+        if (run >= 3)
+            return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::string shortHost(std::string_view host)
 {
-    if (!host.empty() && host.front() == '-')
+    if ((!host.empty() && host.front() == '-') || isPlaceholder(host))
         return {};
     std::string s(isAddress(host) ? host : host.substr(0, host.find('.')));
     for (auto& c : s)

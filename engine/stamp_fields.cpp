@@ -133,7 +133,13 @@ std::optional<IsoStamp> parseIsoStamp(std::string_view s)
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, true);
-    const long offset = readZone(s, pos);
+    long offset = readZone(s, pos);
+    if (offset == 0 && pos + 1 < s.size() && s[pos] == ' ' && (s[pos + 1] == '+' || s[pos + 1] == '-')) {
+        std::size_t spaced = pos + 1;  // `2025-11-09 15:39:31.043 +08:00`: the zone after a space (spdlog, loguru)
+        offset = readZone(s, spaced);
+        if (spaced != pos + 1)
+            pos = spaced;
+    }
     return IsoStamp{makeTime(year, month, day, hour, minute, second, nanos) - offset * NsPerSec, pos};
 }
 

@@ -20,9 +20,9 @@ struct IsoStamp {
     TimeNs time = NoTime;
     std::size_t length = 0;
 };
-/// `2026-04-22T21:34:20Z`, `2026-04-22T21:34:20.123456+08:00`, `2026-04-22 21:34:20,123`, `2026-04-22_07:01:51`
-/// at the start of `s` (what follows is not looked at). A stamp without zone is taken as UTC. Years outside
-/// 1900..2200 and impossible dates are rejected, so untrusted input cannot overflow nanoseconds.
+/// `2026-04-22T21:34:20Z`, `2026-04-22T21:34:20.123456+08:00`, `2026-04-22 21:34:20,123`, `2026-04-22_07:01:51`,
+/// `2026-04-22 21:34:20.123 +08:00` at the start of `s` (what follows is not looked at). A stamp without zone is taken
+/// as UTC. Years outside 1900..2200 and impossible dates are rejected, so untrusted input cannot overflow nanoseconds.
 std::optional<IsoStamp> parseIsoStamp(std::string_view s);
 
 namespace stamp {

@@ -333,19 +333,44 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source)
     }
 }
 
+namespace {
+
+/// `rank3`, `Rank12`: a training script's rank tag.
+bool isRankWord(std::string_view word)
+{
+    return word.size() > 4 && (word[0] | 0x20) == 'r' && (word[1] | 0x20) == 'a' && (word[2] | 0x20) == 'n' &&
+        (word[3] | 0x20) == 'k';
+}
+
+}  // namespace
+
 bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
 {
+    // `host:pid:tid [dev] ` (every NCCL version), or `host [dev] ` where a poster cut pid:tid out: that short form
+    // only when the line goes on as an NCCL message, so that `Epoch [5] loss` is no prefix.
+    std::size_t pos = 0;
+    std::string_view name;
     const std::size_t colon = s.find(':');
-    if (colon == 0 || colon == std::string_view::npos || s.substr(0, colon).find_first_of(" \t[]") != s.npos)
-        return false;
-    std::size_t pos = colon + 1;
-    int pid = 0;
-    int tid = 0;
+    if (colon != 0 && colon != std::string_view::npos && s.substr(0, colon).find_first_of(" \t[]") == s.npos) {
+        pos = colon + 1;
+        int pid = 0;
+        int tid = 0;
+        if (readInt(s, pos, pid) && at(s, pos++, ':') && readInt(s, pos, tid) && at(s, pos++, ' '))
+            name = s.substr(0, colon);
+    }
+    if (name.empty()) {  // a host name holding a digit, as node names do (`rank3 [3]` is a rank, not a host)
+        const std::size_t space = s.find(' ');
+        const std::string_view word = s.substr(0, space == std::string_view::npos ? 0 : space);
+        if (!isHostName(word) || word.find_first_of("0123456789") == std::string_view::npos || isRankWord(word) ||
+            s.find(" NCCL ", space) == std::string_view::npos)
+            return false;
+        name = s.substr(0, space);
+        pos = space + 1;
+    }
     int device = 0;
-    if (!readInt(s, pos, pid) || !at(s, pos++, ':') || !readInt(s, pos, tid) || !at(s, pos++, ' ') ||
-        !at(s, pos++, '[') || !readInt(s, pos, device, 4) || !at(s, pos, ']'))
+    if (!at(s, pos++, '[') || !readInt(s, pos, device, 4) || !at(s, pos, ']'))
         return false;
-    host = s.substr(0, colon);
+    host = name;
     gpu = device;
     return true;
 }

@@ -264,6 +264,15 @@ void addAppParseRows()
     // Application logs
     const char* nccl = "node-02:4321:4400 [3] NCCL WARN NET/IB : Got completion from peer";
     parseRow("NCCL keeps whole line", "app", nccl, {.host = "node-02", .gpu = 3, .text = nccl});
+    // Pasted NCCL lines: pid:tid cut out (an NCCL message must follow), and a redacted host (no node).
+    parseRow("NCCL without pid:tid", "app", "gpu-server320 [5] misc/socket.cc:46 NCCL WARN Net : Connect failed",
+             {.host = "gpu-server320",
+              .gpu = 5,
+              .text = "gpu-server320 [5] misc/socket.cc:46 NCCL WARN Net : Connect failed"});
+    parseRow("not NCCL without its message", "app", "epoch3 [5] loss 0.1", {.text = "epoch3 [5] loss 0.1"});
+    parseRow("a rank tag is no host", "app", "rank3 [3] NCCL INFO x", {.text = "rank3 [3] NCCL INFO x"});
+    parseRow("redacted NCCL host", "app", "<cluster_name>:922:1149 [3] NCCL WARN x",
+             {.host = "<cluster_name>", .gpu = 3, .text = "<cluster_name>:922:1149 [3] NCCL WARN x"});
     parseRow(
         "rank + NCCL with file", "app", "[rank3]:node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x",
         {.host = "node-02", .rank = 3, .gpu = 3, .text = "node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x"});

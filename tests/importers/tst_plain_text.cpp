@@ -222,6 +222,10 @@ void TestPlainText::nodeNamedByLine()
     QCOMPARE(shortHost("fe80::1"), std::string("fe80::1"));
     QCOMPARE(shortHost("node-1a.example"), std::string("node-1a"));
     QCOMPARE(shortHost("-worker-1"), std::string());  // the tail of a truncated name is no node
+    for (const char* placeholder : {"<cluster_name>", "{hostname}", "***", "node-xxx", "XxX.example.com"})
+        QCOMPARE(shortHost(placeholder), std::string());  // a poster's redaction names no node
+    QCOMPARE(shortHost("box-7"), std::string("box-7"));
+    QCOMPARE(shortHost("xx-n1"), std::string("xx-n1"));
 }
 
 void TestPlainText::mixedFormsKeepEachLinesStamp()

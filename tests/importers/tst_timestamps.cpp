@@ -99,6 +99,9 @@ void TestTimestamps::iso8601_data()
            32);
     addRow("journal short-iso", "2023-06-22T21:55:31.352446+08:00 host kernel:", 0, true, 1687442131 * Sec + 352446000,
            32);
+    addRow("offset after a space", "2026-04-22 21:34:20.123 +08:00 [x]", 0, true, base - Sec * 8 * 3600 + 123000000,
+           30);
+    addRow("space then no zone", "2026-04-22 21:34:20 -x", 0, true, base, 19);
     addRow("offset no colon", "2026-04-22T21:34:20-0530", 0, true, base + (5 * 3600 + 1800) * Sec, 24);
     addRow("comma millis (python)", "2026-04-22 21:34:20,123] x", 0, true, base + 123000000, 23);
     addRow("nanoseconds", "2026-04-22T21:34:20.123456789Z", 0, true, base + 123456789, 30);
