@@ -3,6 +3,7 @@
 #include "engine/corpus_eval.h"
 
 #include "engine/expectation.h"
+#include "engine/host_name.h"
 #include "engine/verdict.h"
 
 #include <algorithm>
@@ -155,7 +156,9 @@ CaseScore scoreCase(const std::string& name, const nlohmann::json& expected, con
     s.terminalOk = s.truth.terminalState.empty() || s.truth.terminalState == s.gotTerminal;
     s.subDomainOk = fitsTruth(s.truth, s.gotTerminal, s.gotSubDomain);
     s.nodeScored = s.truth.culpritNode.has_value();
-    s.nodeOk = s.nodeScored && *s.truth.culpritNode == s.gotNode;
+    // The engine names nodes by their short host name (bundle folders and log lines alike), so a truth written as
+    // a fully qualified name is compared the same way.
+    s.nodeOk = s.nodeScored && shortHost(*s.truth.culpritNode) == s.gotNode;
     s.noSymptom = !verdict->contains("symptoms") || (*verdict)["symptoms"].empty();
     s.hardFailure = (s.truth.subDomain == "application" || s.truth.subDomain == "configuration") &&
         s.gotTerminal == "hardware_failure";

@@ -72,6 +72,10 @@ private Q_SLOTS:
         QVERIFY(wrong.nodeScored && !wrong.nodeOk);
         QVERIFY(wrong.subDomainOk);
         QVERIFY(!wrong.passed());
+        // The engine names nodes by their short host name: a fully qualified truth is compared the same way.
+        const auto qualified = corpusTruth("hardware_failure", "gpu", {}, "arax.ncats.io");
+        QVERIFY(score(qualified, verdict("hardware_failure", "gpu", "arax")).nodeOk);
+        QVERIFY(!score(qualified, verdict("hardware_failure", "gpu", "ncats")).nodeOk);
         const auto unnamed = score(corpusTruth("hardware_failure", "gpu"), verdict("hardware_failure", "gpu", "n1"));
         QVERIFY(!unnamed.nodeScored);
         QVERIFY(unnamed.passed());
