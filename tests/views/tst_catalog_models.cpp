@@ -116,6 +116,14 @@ private Q_SLOTS:
         QCOMPARE(open.count(), 1);
         QVERIFY(open.front().at(0).toString().endsWith(QStringLiteral("refine/nvlink.json")));
         QVERIFY(open.front().at(1).toInt() > 1);
+
+        // Every analysis hands its catalog over: the same catalog keeps the tree (no model reset), a new one
+        // rebuilds it.
+        QSignalSpy reset(browser.view()->model(), &QAbstractItemModel::modelReset);
+        browser.setCatalog(tests::sourceCatalog());
+        QCOMPARE(reset.count(), 0);
+        browser.setCatalog(rules::loadCatalog(ATTRIB_SOURCE_RULES_DIR));
+        QVERIFY(reset.count() >= 1);
     }
 
     void diagnosticsPanelCaption()

@@ -61,6 +61,8 @@ CatalogBrowser::CatalogBrowser(QWidget* parent)
 
 void CatalogBrowser::setCatalog(engine::CatalogPtr catalog)
 {
+    if (catalog && catalog == m_model->catalog())
+        return;  // every analysis hands its catalog over; the same one needs no rebuilt tree (thousands of cases)
     m_model->setCatalog(std::move(catalog));
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         const QModelIndex group = m_proxy->index(row, 0);
