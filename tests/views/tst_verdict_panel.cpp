@@ -39,6 +39,27 @@ private Q_SLOTS:
             QCOMPARE(label->textFormat(), Qt::PlainText);
     }
 
+    void longNodeListsAreCut()
+    {
+        auto result = std::make_shared<engine::AnalysisResult>(*tests::nvlinkFixture());
+        result->verdict.affectedNodes.clear();
+        for (int i = 0; i < 1024; ++i)
+            result->verdict.affectedNodes.push_back("node-" + std::to_string(1000 + i));
+        SelectionModel selection;
+        VerdictPanel panel(&selection);
+        selection.setAnalysis(AnalysisData::build(result));
+        auto* list = panel.findChild<QLabel*>(QStringLiteral("affectedNodes"));
+        QVERIFY(list);
+        QVERIFY(list->text().startsWith(QStringLiteral("node-1000, node-1001, ")));
+        QVERIFY(list->text().endsWith(QStringLiteral("node-1011 and 1012 more (1024 in all)")));
+        QVERIFY(list->toolTip().endsWith(QStringLiteral("node-2023")));
+        result->verdict.affectedNodes.resize(2);
+        selection.setAnalysis(AnalysisData::build(result));
+        list = panel.findChild<QLabel*>(QStringLiteral("affectedNodes"));
+        QCOMPARE(list->text(), QStringLiteral("node-1000, node-1001"));
+        QVERIFY(list->toolTip().isEmpty());
+    }
+
     void clicksDriveTheSelection()
     {
         SelectionModel selection;
