@@ -176,9 +176,9 @@ struct CaseResult {
     Location where;
 };
 
-/// The loaded catalog. Immutable after load; share it between analyses.
 class ExtractorSet;
 
+/// The loaded catalog. Immutable after load; share it between analyses.
 class Catalog {
 public:
     Catalog() = default;

@@ -17,8 +17,9 @@ bool isAddress(std::string_view host)
     return host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
 
-/// A redaction in place of a host name: brackets or stars no host name holds, or a run of three x in any case (`xxx`).
-bool isPlaceholder(std::string_view host)
+/// A poster's redaction in place of a host name: brackets or stars, which no host name holds, or the letter x
+/// three or more times in a row, in any case.
+bool isRedactedHost(std::string_view host)
 {
     if (host.find_first_of("<>{}*") != std::string_view::npos)
         return true;
@@ -35,7 +36,7 @@ bool isPlaceholder(std::string_view host)
 
 std::string shortHost(std::string_view host)
 {
-    if ((!host.empty() && host.front() == '-') || isPlaceholder(host))
+    if ((!host.empty() && host.front() == '-') || isRedactedHost(host))
         return {};
     std::string s(isAddress(host) ? host : host.substr(0, host.find('.')));
     for (auto& c : s)

@@ -10,9 +10,8 @@ namespace attrib::engine {
 /// Short host name, lower case: a fully qualified name up to its first dot (`gpu-n07.cluster.local` ->
 /// `gpu-n07`); an IPv4 address is kept whole (`10.1.2.3`), as are IPv6 addresses. A name that starts with `-` is
 /// the tail of a truncated one (`-worker-1` cut from `job-abc-worker-1` in a pasted excerpt; no host name label
-/// starts with a hyphen, RFC 1123): "" (no node) rather than a node that does not exist. A placeholder a poster
-/// put where the name was (`<cluster_name>`, `{hostname}`, `***`, `node-xxx`, any run of three x in any case) is no
-/// node either.
+/// starts with a hyphen, RFC 1123): "" (no node) rather than a node that does not exist. A poster's redaction
+/// of the name (`<cluster_name>`, `{hostname}`, `***`, the letter x three or more times in a row) is no node either.
 std::string shortHost(std::string_view host);
 
 }  // namespace attrib::engine

@@ -133,8 +133,9 @@ std::optional<IsoStamp> parseIsoStamp(std::string_view s)
         return std::nullopt;
     long nanos = 0;
     readFraction(s, pos, nanos, true);
+    const std::size_t zoneAt = pos;
     long offset = readZone(s, pos);
-    if (offset == 0 && pos + 1 < s.size() && s[pos] == ' ' && (s[pos + 1] == '+' || s[pos + 1] == '-')) {
+    if (pos == zoneAt && pos + 1 < s.size() && s[pos] == ' ' && (s[pos + 1] == '+' || s[pos + 1] == '-')) {
         std::size_t spaced = pos + 1;  // `2025-11-09 15:39:31.043 +08:00`: the zone after a space (spdlog, loguru)
         offset = readZone(s, spaced);
         if (spaced != pos + 1)

@@ -364,7 +364,7 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
         if (!isHostName(word) || word.find_first_of("0123456789") == std::string_view::npos || isRankWord(word) ||
             s.find(" NCCL ", space) == std::string_view::npos)
             return false;
-        name = s.substr(0, space);
+        name = word;
         pos = space + 1;
     }
     int device = 0;

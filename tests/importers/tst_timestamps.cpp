@@ -102,6 +102,7 @@ void TestTimestamps::iso8601_data()
     addRow("offset after a space", "2026-04-22 21:34:20.123 +08:00 [x]", 0, true, base - Sec * 8 * 3600 + 123000000,
            30);
     addRow("space then no zone", "2026-04-22 21:34:20 -x", 0, true, base, 19);
+    addRow("one zone only", "2026-04-22T21:34:20Z +08:00", 0, true, base, 20);
     addRow("offset no colon", "2026-04-22T21:34:20-0530", 0, true, base + (5 * 3600 + 1800) * Sec, 24);
     addRow("comma millis (python)", "2026-04-22 21:34:20,123] x", 0, true, base + 123000000, 23);
     addRow("nanoseconds", "2026-04-22T21:34:20.123456789Z", 0, true, base + 123456789, 30);
