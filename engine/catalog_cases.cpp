@@ -8,6 +8,8 @@
 #include "engine/json_util.h"
 #include "engine/refine_eval.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <memory>
 
@@ -269,6 +271,11 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
     std::vector<ExtractorRule> kept;
     for (auto& rule : extractors) {
         bool ok = checkSymptomRegistered(catalog, rule.symptom, rule.id, rule.where, diagnostics);
+        // The cases run on a copy of the pattern, dropped afterwards: the DFA states and reverse program they
+        // build would otherwise stay in the catalog for the life of the process (most of its memory).
+        const auto compiled = rule.re;
+        if (compiled)
+            rule.re = std::make_shared<re2::RE2>(compiled->pattern(), compiled->options());
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
             const std::string failure = checkExtractorCase(rule, ec);
@@ -279,6 +286,7 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
                                        "inline case failed: " + failure + "; rule left out"});
             }
         }
+        rule.re = compiled;
         if (ok)
             kept.push_back(std::move(rule));
     }
