@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Extract phase: the catalog's extractor rules compiled into one RE2::Set per source kind.
+// Extract phase: the catalog's extractor rules behind a literal prefilter (line_prefilter.h), confirmed by RE2.
 #pragma once
 
 #include "engine/catalog.h"

@@ -18,7 +18,7 @@ namespace {
 
 /// The guards a pattern is found by are at least this long: shorter strings ("in ", "gpu") let most lines through.
 constexpr int MinGuardBytes = 3;
-/// Guards this long or longer are hashed; shorter ones are searched for by their rarest byte.
+/// Guards this long or longer are found by four-byte windows; three- and four-byte ones by three-byte windows.
 constexpr std::size_t HashedGuardBytes = 5;
 /// A pattern without guards may still need one or two short strings of punctuation (`|`, `%|`): searched for by
 /// a byte search.
@@ -257,6 +257,20 @@ void LinePrefilter::index()
         m_bucketWindows.push_back(window);
     }
     std::partial_sum(m_bucketStart.begin(), m_bucketStart.end(), m_bucketStart.begin());
+    m_shortBloom.assign(slots / 64, 0);
+    for (const auto& guard : m_short)
+        if (guard.text.size() >= 3) {
+            const std::uint32_t h = hashWindow(windowAt(guard.text + ' ', 0) & 0xffffffu);
+            m_shortBloom[h >> 6] |= std::uint64_t{1} << (h & 63);
+        }
+}
+
+/// The three- and four-byte guards that start at `at` (whose three-byte window passed the short bloom filter).
+void LinePrefilter::probeShort(std::string_view text, std::size_t at, std::uint32_t kind, std::vector<int>& out) const
+{
+    for (const auto& guard : m_short)
+        if (guard.text.size() >= 3 && (guard.kinds & kind) != 0 && holdsAt(text, at, guard.text))
+            out.insert(out.end(), guard.patterns.begin(), guard.patterns.end());
 }
 
 bool LinePrefilter::holds(std::string_view text, const ShortGuard& guard) const
@@ -282,12 +296,22 @@ void LinePrefilter::candidates(std::string_view text, std::uint32_t kind, std::v
 {
     const std::size_t first = out.size();
     const std::size_t n = text.size();
+    const bool shortGuards = !m_short.empty();
     for (std::size_t at = 0; at + 4 <= n; at += 2) {
         std::uint32_t window = 0;
         std::memcpy(&window, text.data() + at, 4);
         if constexpr (std::endian::native == std::endian::big)
             window = __builtin_bswap32(window);
-        const std::uint32_t h = hashWindow(window | FoldWord);
+        window |= FoldWord;
+        if (shortGuards) {  // the three-byte windows at `at` and `at + 1`
+            const std::uint32_t here = hashWindow(window & 0xffffffu);
+            const std::uint32_t next = hashWindow(window >> 8);
+            if ((m_shortBloom[here >> 6] >> (here & 63) & 1) != 0)
+                probeShort(text, at, kind, out);
+            if ((m_shortBloom[next >> 6] >> (next & 63) & 1) != 0)
+                probeShort(text, at + 1, kind, out);
+        }
+        const std::uint32_t h = hashWindow(window);
         if ((m_bloom[h >> 6] >> (h & 63) & 1) == 0)
             continue;
         for (std::uint32_t k = m_bucketStart[h]; k < m_bucketStart[h + 1]; ++k) {
@@ -298,8 +322,17 @@ void LinePrefilter::candidates(std::string_view text, std::uint32_t kind, std::v
             }
         }
     }
+    if (shortGuards && n >= 3 && (n - 3) % 2 == 0) {  // the last three-byte window, which no load above held
+        std::uint32_t window = 0;
+        std::memcpy(&window, text.data() + n - 3, 3);
+        if constexpr (std::endian::native == std::endian::big)
+            window = __builtin_bswap32(window) >> 8;
+        const std::uint32_t last = hashWindow(window | (FoldWord & 0xffffffu));
+        if ((m_shortBloom[last >> 6] >> (last & 63) & 1) != 0)
+            probeShort(text, n - 3, kind, out);
+    }
     for (const auto& guard : m_short)
-        if ((guard.kinds & kind) != 0 && holds(text, guard))
+        if (guard.text.size() < 3 && (guard.kinds & kind) != 0 && holds(text, guard))
             out.insert(out.end(), guard.patterns.begin(), guard.patterns.end());
     if (out.size() - first > 1) {
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());

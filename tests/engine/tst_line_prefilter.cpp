@@ -49,10 +49,14 @@ private Q_SLOTS:
 
     void shortGuardsAreSearchedByByte()
     {
-        // `%|` (a progress bar) and a four-byte word are below the hashed length: found by a byte search.
+        // A four-byte word is found by three-byte windows, `%|` (a progress bar) by a byte search.
         const LinePrefilter filter({"\\d%\\|", "(?i)\\bexit\\b"}, {AllKinds, 1u});
         QCOMPARE(candidatesOf(filter, " 45%|####      | 9/20"), std::vector<int>{0});
         QCOMPARE(candidatesOf(filter, "worker EXIT code 1"), std::vector<int>{1});
+        for (std::size_t pad = 0; pad < 6; ++pad) {  // odd and even starts, flush with the end of the line
+            QCOMPARE(candidatesOf(filter, std::string(pad, ' ') + "Exit"), std::vector<int>{1});
+            QCOMPARE(candidatesOf(filter, std::string(pad, ' ') + "exit 3"), std::vector<int>{1});
+        }
         std::vector<int> out;
         filter.candidates("worker exit code 1", 2u, out);  // a kind the pattern does not read
         QVERIFY(out.empty());
