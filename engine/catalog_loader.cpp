@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Loading a rules folder: its files (catalog_files.cpp), each parsed alone with its value positions, every
-// entry parsed alone (a wrong-typed field leaves out that entry, not the file), then the inline cases.
+// entry parsed alone (a wrong-typed field leaves out that entry, not the file), then the inline cases, then a
+// check that each source kind's RE2::Set compiles (a rule that breaks it is left out, not the whole kind).
 #include "engine/catalog_loader.h"
 #include "engine/catalog_cases.h"
 #include "engine/metric_rules.h"
+
+#include <re2/re2.h>
+#include <re2/set.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -157,6 +161,55 @@ void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
         warning("", 1, "unknown file kind '" + kind + "'; file ignored");
 }
 
+namespace {
+
+/// Compiled size allowed for one source kind's RE2::Set (the whole catalog's patterns total ~11,000).
+constexpr long MaxSetProgram = 100000;
+
+/// Leaves out, one at a time (largest program first), the extractors without which each source kind's
+/// RE2::Set stays under its size cap and compiles, so one rule cannot silence every rule of its kinds nor make
+/// every analysis compile a huge set.
+void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
+{
+    for (int k = 0; k < SourceKindCount; ++k) {
+        const auto kind = static_cast<SourceKind>(k);
+        std::vector<std::size_t> members;
+        long total = 0;
+        for (std::size_t i = 0; i < extractors.size(); ++i)
+            if (extractors[i].re && std::count(extractors[i].sources.begin(), extractors[i].sources.end(), kind)) {
+                members.push_back(i);
+                total += extractors[i].re->ProgramSize();
+            }
+        for (;;) {
+            if (members.empty())
+                break;
+            if (total <= MaxSetProgram) {
+                re2::RE2::Set set(re2::RE2::Options(), re2::RE2::UNANCHORED);
+                for (const std::size_t i : members)
+                    set.Add(extractors[i].pattern, nullptr);
+                if (set.Compile())
+                    break;
+            }
+            const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
+                return extractors[a].re->ProgramSize() < extractors[b].re->ProgramSize();
+            });
+            ExtractorRule& rule = extractors[*worst];
+            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
+                                   std::string("the ") + toString(kind) + " pattern set (" + std::to_string(total) +
+                                       " instructions, cap " + std::to_string(MaxSetProgram) +
+                                       ") is over its cap or does not compile with this rule's pattern of " +
+                                       std::to_string(rule.re->ProgramSize()) + " instructions; rule left out"});
+            total -= rule.re->ProgramSize();
+            rule.re.reset();
+            members.erase(worst);
+        }
+    }
+    extractors.erase(std::remove_if(extractors.begin(), extractors.end(), [](const auto& r) { return !r.re; }),
+                     extractors.end());
+}
+
+}  // namespace
+
 std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeRuleRegistry& code)
 {
     auto cat = std::make_shared<Catalog>();
@@ -177,6 +230,7 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
+    isolateSetFailures(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
     cat->m_extractorSet = evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
                                                cat->m_priorityTables, cat->m_caseResults, cat->m_diagnostics);
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A literal prefilter picks the few extractors a line may match; RE2 confirms them and extracts the named captures.
+// RE2::Set classification per source kind, then named-capture extraction on hit lines only.
 #include "engine/extractor.h"
 #include "engine/host_name.h"
 #include "engine/number.h"
 
 #include <re2/re2.h>
+#include <re2/set.h>
 
 #include "engine/json_util.h"
 
@@ -14,54 +15,34 @@
 
 namespace attrib::engine {
 
-namespace {
-
-/// Plain text (SourceKind::Text) has no known format, so every extractor reads it, whatever its sources.
-std::uint32_t kindsRead(const ExtractorRule& rule)
-{
-    std::uint32_t bits = 1u << static_cast<unsigned>(SourceKind::Text);
-    for (const SourceKind kind : rule.sources)
-        bits |= 1u << static_cast<unsigned>(kind);
-    return bits;
-}
-
-std::vector<std::string> patternsOf(const std::vector<const ExtractorRule*>& rules)
-{
-    std::vector<std::string> patterns;
-    patterns.reserve(rules.size());
-    for (const auto* rule : rules)
-        patterns.push_back(rule->pattern);
-    return patterns;
-}
-
-std::vector<std::uint32_t> kindsOf(const std::vector<const ExtractorRule*>& rules)
-{
-    std::vector<std::uint32_t> kinds;
-    kinds.reserve(rules.size());
-    for (const auto* rule : rules)
-        kinds.push_back(kindsRead(*rule));
-    return kinds;
-}
-
-std::vector<const ExtractorRule*> compiledRules(const std::vector<ExtractorRule>& rules)
-{
-    std::vector<const ExtractorRule*> compiled;
-    for (const auto& rule : rules)
-        if (rule.re)
-            compiled.push_back(&rule);
-    return compiled;
-}
-
-}  // namespace
+struct ExtractorSet::KindSet {
+    re2::RE2::Set set{re2::RE2::Options(), re2::RE2::UNANCHORED};
+    std::vector<const ExtractorRule*> rules;
+    bool compiled = false;
+};
 
 ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
-    : m_rules(compiledRules(rules))
-    , m_kinds(kindsOf(m_rules))
-    , m_prefilter(patternsOf(m_rules), m_kinds)
 {
-    static_assert(SourceKindCount <= 32, "kinds are a 32-bit mask");
-    for (const int id : m_prefilter.unguarded())
-        m_unguardedKinds |= m_kinds[static_cast<std::size_t>(id)];
+    for (const auto& rule : rules) {
+        if (!rule.re)
+            continue;
+        // Plain text (SourceKind::Text) has no known format, so every extractor reads it, whatever its sources.
+        std::vector<SourceKind> kinds(rule.sources.begin(), rule.sources.end());
+        if (std::find(kinds.begin(), kinds.end(), SourceKind::Text) == kinds.end())
+            kinds.push_back(SourceKind::Text);
+        for (SourceKind kind : kinds) {
+            auto& slot = m_sets[static_cast<std::size_t>(kind)];
+            if (!slot)
+                slot = std::make_unique<KindSet>();
+            std::string error;
+            if (slot->set.Add(rule.pattern, &error) >= 0)
+                slot->rules.push_back(&rule);
+        }
+    }
+    for (auto& slot : m_sets) {
+        if (slot)
+            slot->compiled = slot->set.Compile();
+    }
 }
 
 ExtractorSet::~ExtractorSet() = default;
@@ -98,29 +79,30 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::s
 
 bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const
 {
-    // Only the patterns whose literal guards the line holds (and those without guards) can match; most lines hold
-    // none, and never reach RE2.
-    const std::uint32_t bit = 1u << static_cast<unsigned>(kind);
-    thread_local std::vector<int> candidates;  // reused: most lines come through here
-    candidates.clear();
-    m_prefilter.candidates(text, bit, candidates);
-    if ((m_unguardedKinds & bit) != 0) {
-        const std::size_t guarded = candidates.size();
-        for (const int id : m_prefilter.unguarded())
-            if ((m_kinds[static_cast<std::size_t>(id)] & bit) != 0)
-                candidates.push_back(id);
-        if (guarded != 0 && candidates.size() > guarded)
-            std::inplace_merge(candidates.begin(), candidates.begin() + static_cast<std::ptrdiff_t>(guarded),
-                               candidates.end());
-    }
+    const auto& slot = m_sets[static_cast<std::size_t>(kind)];
+    if (!slot || !slot->compiled)
+        return false;
+    // Most lines match no rule. Asking only whether one does lets the DFA stop at its first match and spares the
+    // per-call match set RE2 allocates when asked which; the few lines that match are scanned again for that.
     const re2::StringPiece piece(text.data(), text.size());
+    re2::RE2::Set::ErrorInfo info{};
+    std::vector<int> hits;
+    if (slot->set.Match(piece, nullptr, &info)) {
+        if (!slot->set.Match(piece, &hits, &info))
+            hits.clear();
+    }
+    if (info.kind == re2::RE2::Set::kOutOfMemory) {  // the DFA ran out of its budget on this line: each rule alone
+        hits.resize(slot->rules.size());
+        for (std::size_t i = 0; i < hits.size(); ++i)
+            hits[i] = static_cast<int>(i);
+    }
+    if (hits.empty())
+        return false;
+    std::sort(hits.begin(), hits.end());
     bool any = false;
-    for (const int id : candidates) {
-        const auto index = static_cast<std::size_t>(id);
-        if ((m_kinds[index] & bit) == 0 || !re2::RE2::PartialMatch(piece, *m_rules[index]->re))
-            continue;
+    for (int index : hits) {
         LineMatch m;
-        m.rule = m_rules[index];
+        m.rule = slot->rules[static_cast<std::size_t>(index)];
         if (matchRule(*m.rule, text, m.captures)) {
             out.push_back(std::move(m));
             any = true;
@@ -132,10 +114,10 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
 std::vector<std::string> ExtractorSet::rulesFor(SourceKind kind) const
 {
     std::vector<std::string> ids;
-    const std::uint32_t bit = 1u << static_cast<unsigned>(kind);
-    for (std::size_t i = 0; i < m_rules.size(); ++i)
-        if ((m_kinds[i] & bit) != 0)
-            ids.push_back(m_rules[i]->id);
+    if (const auto& slot = m_sets[static_cast<std::size_t>(kind)]) {
+        for (const auto* rule : slot->rules)
+            ids.push_back(rule->id);
+    }
     return ids;
 }
 

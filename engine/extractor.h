@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Extract phase: the catalog's extractor rules behind a literal prefilter (line_prefilter.h), confirmed by RE2.
+// Extract phase: the catalog's extractor rules compiled into one RE2::Set per source kind.
 #pragma once
 
 #include "engine/catalog.h"
-#include "engine/line_prefilter.h"
 
-#include <cstdint>
+#include <array>
+#include <memory>
 #include <string_view>
 
 namespace attrib::engine {
@@ -16,7 +16,7 @@ struct LineMatch {
     std::map<std::string, std::string> captures;
 };
 
-/// Matches lines against the extractors of their source kind: a literal prefilter, then RE2 on the candidates.
+/// Matches lines against every extractor of their source kind in one pass.
 class ExtractorSet {
 public:
     explicit ExtractorSet(const std::vector<ExtractorRule>& rules);
@@ -30,10 +30,8 @@ public:
     std::vector<std::string> rulesFor(SourceKind kind) const;
 
 private:
-    std::vector<const ExtractorRule*> m_rules;  ///< the compiled rules, catalog order; index = prefilter pattern id
-    std::vector<std::uint32_t> m_kinds;         ///< per rule: the source kinds it reads, one bit each
-    LinePrefilter m_prefilter;
-    std::uint32_t m_unguardedKinds = 0;  ///< kinds read by some rule without literal guards
+    struct KindSet;
+    std::array<std::unique_ptr<KindSet>, SourceKindCount> m_sets;
 };
 
 /// Runs one rule's pattern on a line; fills the named captures. Used by the set and by inline cases.

@@ -62,8 +62,7 @@ struct LineLook {
     std::optional<std::size_t> step;
     std::string summary;
 };
-/// Extractors of the line's source kind (all of them look at it: the prefilter only spares RE2 the ones that cannot
-/// match) and their verdict on it.
+/// Extractors of the line's source kind (all of them see it through the RE2::Set) and their verdict on it.
 std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind kind, std::string_view text);
 /// The extractors plus every trace step that used the line's events or symptoms, in trace order.
 std::vector<LineLook> rulesThatLookedAt(const TraceReplay& replay, const Catalog& catalog, std::uint64_t observation);

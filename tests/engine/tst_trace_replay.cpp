@@ -272,7 +272,7 @@ private Q_SLOTS:
             }
         }
         QVERIFY(extractorMatched);
-        QVERIFY(extractorMissed);  // every kernel extractor looked at the line, matched or not
+        QVERIFY(extractorMissed);  // every kernel extractor saw the line through the RE2::Set
         QVERIFY(stepUsed);
         QVERIFY(rulesThatLookedAt(*m_replay, *catalog, 0).empty());
     }
