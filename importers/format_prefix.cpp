@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Launcher-prefix stripping, syslog header splitting and year inference for the line parsers.
+// Launcher-prefix and stamp stripping of application lines, kernel and Slurm tags, year inference.
 #include "importers/format_prefix.h"
 
 #include "engine/number.h"
@@ -9,8 +9,6 @@
 #include <array>
 #include <cctype>
 #include <charconv>
-#include <cstdint>
-#include <cstring>
 
 namespace attrib::importers::detail {
 
@@ -151,7 +149,7 @@ bool stripHydraHost(std::string_view& s, std::string_view& host)
     return true;
 }
 
-/// Open MPI `[host:pid] ` (error messages and signal reports name the host that way).
+/// Open MPI `[host:pid] ` (error messages and signal reports name the host that way), UCX `[host:pid:thread] `.
 bool stripMpiHost(std::string_view& s, std::string_view& host)
 {
     if (stripHydraHost(s, host))
@@ -163,7 +161,12 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
         return false;
     std::size_t pos = colon + 1;
     int pid = 0;
-    if (!readInt(s, pos, pid) || !at(s, pos, ']') || !at(s, pos + 1, ' '))
+    if (!readInt(s, pos, pid))
+        return false;
+    int thread = 0;  // UCX writes `[host:pid:thread]`
+    if (at(s, pos, ':') && !readInt(s, ++pos, thread))
+        return false;
+    if (!at(s, pos, ']') || !at(s, pos + 1, ' '))
         return false;
     host = s.substr(1, colon - 1);
     s = skipSpaces(s.substr(pos + 2));
@@ -252,6 +255,17 @@ bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks)
     return true;
 }
 
+/// UCX's `[1701292112.829711] ` Unix-time stamp.
+bool stripEpochBracket(std::string_view& s, ParsedLine& out)
+{
+    const auto stamp = parseEpochBracket(s);
+    if (!stamp || !at(s, stamp->length, ' '))
+        return false;
+    offerTime(out, stamp->time, TimeSource::Absolute);
+    s = skipSpaces(s.substr(stamp->length));
+    return true;
+}
+
 /// A bare ISO stamp added by a log collector, followed by a space.
 bool stripBareIso(std::string_view& s, ParsedLine& out)
 {
@@ -271,6 +285,28 @@ bool stripBareIso(std::string_view& s, ParsedLine& out)
     return true;
 }
 
+bool isLogLevel(std::string_view word)
+{
+    static constexpr std::array<std::string_view, 6> levels = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL"};
+    return std::find(levels.begin(), levels.end(), word) != levels.end();
+}
+
+/// Python logging's `%(name)s %(levelname)s (%(asctime)s) - %(message)s`, as submitit writes it: the stamp is
+/// taken and the line kept whole (the logger name and level are part of what rules read).
+void takeLoggerStamp(std::string_view s, ParsedLine& out)
+{
+    const std::size_t open = s.find(" (");
+    if (open == std::string_view::npos || open > 80)
+        return;
+    const std::string_view head = s.substr(0, open);
+    const std::size_t space = head.find(' ');
+    if (space == std::string_view::npos || space == 0 || !isLogLevel(head.substr(space + 1)))
+        return;
+    const auto stamp = parseIso8601(s.substr(open + 2));
+    if (stamp && at(s, open + 2 + stamp->length, ')'))
+        offerTime(out, stamp->time, TimeSource::Absolute);
+}
+
 /// One round of prefix stripping; returns the mark of what was removed, 0 when nothing was.
 unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, ParsedLine& out)
 {
@@ -283,6 +319,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
     unsigned isoMark = 0;
     if (stripBracketIso(s, out, isoMark))
         return isoMark;
+    if (stripEpochBracket(s, out))
+        return MarkIso;
     if (stripBareIso(s, out))
         return MarkIso;
     if (stripBareGlog(s, years, out))
@@ -417,6 +455,8 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         }
         marks |= mark;
     }
+    if (out.time == engine::NoTime)
+        takeLoggerStamp(s, out);
     out.text = s;
     return marks;
 }
@@ -506,46 +546,6 @@ bool isSlurmLine(std::string_view s)
     return banner && (s.find(" CANCELLED AT ") != s.npos || s.find(" FAILED ") != s.npos);
 }
 
-bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
-{
-    if (!at(afterStamp, 0, ' '))
-        return false;
-    std::string_view s = skipSpaces(afterStamp);
-    const std::size_t hostEnd = s.find(' ');
-    if (s.empty() || hostEnd == 0)
-        return false;
-    out.host = s.substr(0, hostEnd);
-    out.rest = hostEnd == std::string_view::npos ? std::string_view() : skipSpaces(s.substr(hostEnd));
-    // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
-    if (out.host.size() > 1 && out.host.back() == ':') {
-        out.host = {};
-        out.rest = s;
-    }
-    out.body = out.rest;
-    out.tag = {};
-    const std::size_t tagEnd = out.rest.find(':');
-    if (tagEnd == std::string_view::npos || tagEnd == 0 || out.rest.substr(0, tagEnd).find(' ') != s.npos)
-        return true;
-    if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ')
-        return true;
-    out.tag = out.rest.substr(0, tagEnd);
-    out.indented = isIndented(out.rest.substr(tagEnd + 1));  // `tag:` + its space + more blanks
-    out.body = skipSpaces(out.rest.substr(tagEnd + 1));
-    return true;
-}
-
-bool isIndented(std::string_view s)
-{
-    return (!s.empty() && s[0] == '\t') || (s.size() >= 2 && s[0] == ' ' && (s[1] == ' ' || s[1] == '\t'));
-}
-
-std::string_view stripUptime(std::string_view body)
-{
-    if (const auto stamp = parseDmesgRaw(body))
-        return skipSpaces(body.substr(stamp->length));
-    return body;
-}
-
 std::string_view stripPriority(std::string_view s)
 {
     std::size_t pos = 1;
@@ -553,40 +553,6 @@ std::string_view stripPriority(std::string_view s)
     if (at(s, 0, '<') && readInt(s, pos, priority, 3) && at(s, pos, '>'))
         return s.substr(pos + 1);
     return s;
-}
-
-bool isUnusable(std::string_view line)
-{
-    // Fast path: no byte below 0x20 and no 0x7f in eight-byte words means no control character at all.
-    constexpr std::uint64_t ones = 0x0101010101010101ULL;
-    constexpr std::uint64_t highs = 0x8080808080808080ULL;
-    std::size_t i = 0;
-    for (; i + 8 <= line.size(); i += 8) {
-        std::uint64_t w;
-        std::memcpy(&w, line.data() + i, 8);
-        const std::uint64_t below = (w - 0x20 * ones) & ~w & highs;
-        const std::uint64_t del = w ^ (0x7f * ones);
-        if (below || ((del - ones) & ~del & highs))
-            break;
-    }
-    if (i + 8 > line.size()) {
-        bool clean = true;
-        for (std::size_t k = i; k < line.size() && clean; ++k) {
-            const auto byte = static_cast<unsigned char>(line[k]);
-            clean = byte >= 0x20 && byte != 0x7f;
-        }
-        if (clean)
-            return false;
-    }
-    std::size_t control = 0;
-    for (const char c : line) {
-        const auto byte = static_cast<unsigned char>(c);
-        if (byte == 0)
-            return true;
-        if ((byte < 0x20 && byte != '\t' && byte != 0x1b) || byte == 0x7f)
-            ++control;
-    }
-    return control * 10 > line.size() * 3;
 }
 
 }  // namespace attrib::importers::detail

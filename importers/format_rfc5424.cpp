@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RFC 5424 syslog headers and pdsh-style host prefixes (hand parsing, no regex).
+// Syslog headers (RFC 3164 after the stamp, RFC 5424), forwarded uptimes, pdsh-style host prefixes and the
+// unusable-line test (hand parsing, no regex).
 #include "importers/format_prefix.h"
 
 #include "engine/number.h"
 #include "importers/timestamps.h"
+
+#include <cstdint>
+#include <cstring>
 
 namespace attrib::importers::detail {
 
@@ -112,6 +116,80 @@ bool stripHostPrefix(std::string_view& s, std::string_view& host)
     host = s.substr(0, pos);
     s.remove_prefix(next);
     return true;
+}
+
+bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
+{
+    if (afterStamp.empty() || afterStamp[0] != ' ')
+        return false;
+    std::string_view s = skipSpaces(afterStamp);
+    const std::size_t hostEnd = s.find(' ');
+    if (s.empty() || hostEnd == 0)
+        return false;
+    out.host = s.substr(0, hostEnd);
+    out.rest = hostEnd == std::string_view::npos ? std::string_view() : skipSpaces(s.substr(hostEnd));
+    // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
+    if (out.host.size() > 1 && out.host.back() == ':') {
+        out.host = {};
+        out.rest = s;
+    }
+    out.body = out.rest;
+    out.tag = {};
+    const std::size_t tagEnd = out.rest.find(':');
+    if (tagEnd == std::string_view::npos || tagEnd == 0 || out.rest.substr(0, tagEnd).find(' ') != s.npos)
+        return true;
+    if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ')
+        return true;
+    out.tag = out.rest.substr(0, tagEnd);
+    out.indented = isIndented(out.rest.substr(tagEnd + 1));  // `tag:` + its space + more blanks
+    out.body = skipSpaces(out.rest.substr(tagEnd + 1));
+    return true;
+}
+
+bool isIndented(std::string_view s)
+{
+    return (!s.empty() && s[0] == '\t') || (s.size() >= 2 && s[0] == ' ' && (s[1] == ' ' || s[1] == '\t'));
+}
+
+std::string_view stripUptime(std::string_view body)
+{
+    if (const auto stamp = parseDmesgRaw(body))
+        return skipSpaces(body.substr(stamp->length));
+    return body;
+}
+
+bool isUnusable(std::string_view line)
+{
+    // Fast path: no byte below 0x20 and no 0x7f in eight-byte words means no control character at all.
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    std::size_t i = 0;
+    for (; i + 8 <= line.size(); i += 8) {
+        std::uint64_t w;
+        std::memcpy(&w, line.data() + i, 8);
+        const std::uint64_t below = (w - 0x20 * ones) & ~w & highs;
+        const std::uint64_t del = w ^ (0x7f * ones);
+        if (below || ((del - ones) & ~del & highs))
+            break;
+    }
+    if (i + 8 > line.size()) {
+        bool clean = true;
+        for (std::size_t k = i; k < line.size() && clean; ++k) {
+            const auto byte = static_cast<unsigned char>(line[k]);
+            clean = byte >= 0x20 && byte != 0x7f;
+        }
+        if (clean)
+            return false;
+    }
+    std::size_t control = 0;
+    for (const char c : line) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte == 0)
+            return true;
+        if ((byte < 0x20 && byte != '\t' && byte != 0x1b) || byte == 0x7f)
+            ++control;
+    }
+    return control * 10 > line.size() * 3;
 }
 
 }  // namespace attrib::importers::detail

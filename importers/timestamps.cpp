@@ -106,7 +106,10 @@ std::optional<StampMatch> parseDmesgT(std::string_view s)
     return StampMatch{makeTime(year, month, day, hour, minute, second), pos, true};
 }
 
-std::optional<StampMatch> parseDmesgRaw(std::string_view s)
+namespace {
+
+/// `[ seconds.fraction]` with seconds in [low, high): the seconds (as ns) and the length, brackets included.
+std::optional<StampMatch> parseBracketSeconds(std::string_view s, std::int64_t low, std::int64_t high)
 {
     std::size_t pos = 0;
     if (!expect(s, pos, '['))
@@ -118,8 +121,7 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s)
     std::int64_t seconds = 0;
     const char* begin = s.data() + pos;
     const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), seconds);
-    // Over 4e9 seconds (126 years) of uptime is not a dmesg stamp (and would overflow nanoseconds later).
-    if (ec != std::errc() || end == begin || end - begin > 11 || seconds > 4'000'000'000LL)
+    if (ec != std::errc() || end == begin || end - begin > 11 || seconds < low || seconds >= high)
         return std::nullopt;
     pos += static_cast<std::size_t>(end - begin);
     long nanos = 0;
@@ -128,6 +130,24 @@ std::optional<StampMatch> parseDmesgRaw(std::string_view s)
     if (pos == fractionStart || !expect(s, pos, ']'))
         return std::nullopt;
     return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
+}
+
+constexpr std::int64_t EpochLow = 1'000'000'000LL;   // 2001-09-09 as Unix time, 31 years as an uptime
+constexpr std::int64_t EpochHigh = 4'000'000'000LL;  // 2096; keeps nanoseconds far from overflow
+
+}  // namespace
+
+std::optional<StampMatch> parseDmesgRaw(std::string_view s)
+{
+    return parseBracketSeconds(s, 0, EpochLow);
+}
+
+std::optional<StampMatch> parseEpochBracket(std::string_view s)
+{
+    auto stamp = parseBracketSeconds(s, EpochLow, EpochHigh);
+    if (stamp)
+        stamp->hasYear = true;
+    return stamp;
 }
 
 std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)

@@ -27,8 +27,12 @@ std::optional<StampMatch> parseIso8601(std::string_view s);
 std::optional<StampMatch> parseRfc3164(std::string_view s, int year);
 /// `dmesg -T`: `[Www Mmm dd HH:MM:SS YYYY]` including the brackets.
 std::optional<StampMatch> parseDmesgT(std::string_view s);
-/// Raw dmesg `[ 1234.567890]`: returns seconds since boot in `time` (as ns), including the brackets.
+/// Raw dmesg `[ 1234.567890]`: returns seconds since boot in `time` (as ns), including the brackets. Under
+/// 1e9 seconds only: a larger number is a Unix time (parseEpochBracket), no machine having run 31 years.
 std::optional<StampMatch> parseDmesgRaw(std::string_view s);
+/// UCX and other tools' `[1701292112.829711]`: Unix seconds with a fraction, 1e9 to 4e9 (2001 to 2096),
+/// including the brackets.
+std::optional<StampMatch> parseEpochBracket(std::string_view s);
 /// `dmesg -H` / `--reltime` minute header `[Dec 1 10:00]` (seconds optional, no year; `year` supplies it),
 /// including the brackets.
 std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year);

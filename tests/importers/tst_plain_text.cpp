@@ -165,7 +165,16 @@ void TestPlainText::frameworkStamps()
          {"2026-01-02T03:04:06.5Z iso", makeTime(2026, 1, 2, 3, 4, 6) + 500 * Ms, TimeSource::Absolute, "", "iso"},
          {"[2026-01-02 03:04:07,000] INFO py", makeTime(2026, 1, 2, 3, 4, 7), TimeSource::Absolute, "", "INFO py"},
          {"[E102 03:04:08.0 ProcessGroupNCCL.cpp:607] c10", makeTime(2026, 1, 2, 3, 4, 8), TimeSource::YearInferred, "",
-          "c10"}});
+          "c10"},
+         // submitit's Python logging format: the stamp in parentheses, the line kept.
+         {"submitit WARNING (2022-07-12 04:18:45,706) - Bypassing signal SIGTERM",
+          makeTime(2022, 7, 12, 4, 18, 45) + 706 * Ms, TimeSource::Absolute, "",
+          "submitit WARNING (2022-07-12 04:18:45,706) - Bypassing signal SIGTERM"},
+         {"root ERROR (no stamp) - x", NoTime, TimeSource::None, "", "root ERROR (no stamp) - x"},
+         // UCX: Unix time, then `[host:pid:thread]` (not a dmesg uptime of 54 years).
+         {"[1701292112.836497] [a670n1:162239:0]          ucp_ep.c:1508 UCX  DIAG  ep 0x7f1e: error",
+          makeTime(2023, 11, 29, 21, 8, 32, 836497000), TimeSource::Absolute, "a670n1",
+          "ucp_ep.c:1508 UCX  DIAG  ep 0x7f1e: error"}});
 }
 
 void TestPlainText::launcherPrefixes()

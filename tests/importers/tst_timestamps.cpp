@@ -60,6 +60,8 @@ private slots:
     void dmesgT();
     void dmesgRaw_data();
     void dmesgRaw();
+    void epochBracket_data();
+    void epochBracket();
     void glog_data();
     void glog();
     void fabricManager_data();
@@ -194,6 +196,7 @@ void TestTimestamps::dmesgRaw_data()
     addRow("rank prefix", "[rank0]: x", 0, false);
     addRow("negative", "[-5.000000] x", 0, false);
     addRow("too many digits", "[123456789012.000000] x", 0, false);
+    addRow("unix time is no uptime", "[1701292112.829711] [a670n1:162239:0] x", 0, false);
     addRow("empty", "", 0, false);
 }
 
@@ -201,6 +204,23 @@ void TestTimestamps::dmesgRaw()
 {
     QFETCH(QByteArray, input);
     checkMatch(parseDmesgRaw(view(input)), false);
+}
+
+void TestTimestamps::epochBracket_data()
+{
+    addColumns();
+    // UCX's log prefix (ucs/debug/log.c); osu_bw run of tests/real/comm_library-ucx-gpudirect-local-protection-osu-bw.
+    addRow("ucx", "[1701292112.829711] [a670n1:162239:0] x", 0, true, makeTime(2023, 11, 29, 21, 8, 32, 829711000), 19);
+    addRow("lowest", "[1000000000.0]", 0, true, makeTime(2001, 9, 9, 1, 46, 40), 14);
+    addRow("uptime", "[ 1843.308145] NVRM", 0, false);
+    addRow("too late", "[4000000000.000000] x", 0, false);
+    addRow("no fraction", "[1701292112] x", 0, false);
+}
+
+void TestTimestamps::epochBracket()
+{
+    QFETCH(QByteArray, input);
+    checkMatch(parseEpochBracket(view(input)), true);
 }
 
 void TestTimestamps::glog_data()
