@@ -6,6 +6,8 @@
 #include "engine/number.h"
 #include "importers/timestamps.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 
@@ -128,6 +130,10 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
         return false;
     out.host = s.substr(0, hostEnd);
     out.rest = hostEnd == std::string_view::npos ? std::string_view() : skipSpaces(s.substr(hostEnd));
+    // A host a poster redacted (`Mar 24 11:12:25 ...`, `*****`) names no node.
+    if (std::none_of(out.host.begin(), out.host.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }))
+        out.host = {};
     // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
     if (out.host.size() > 1 && out.host.back() == ':') {
         out.host = {};

@@ -142,6 +142,8 @@ void TestPlainText::journalctlAndSyslogWithoutYear()
           "gpu-n08", "z"},
          {"Jan  2 00:00:01 gpu-n07 systemd[1]: w", makeTime(2027, 1, 2, 0, 0, 1), TimeSource::YearInferred, "gpu-n07",
           "systemd[1]: w"},
+         // A wall(1) broadcast of syslogd whose host the poster redacted: no node.
+         {"Mar 24 11:12:25 ...", makeTime(2027, 3, 24, 11, 12, 25), TimeSource::YearInferred, "", ""},
          // Written without a host (a forum paste of kern.log): the tag is not a node.
          {"Jan  2 00:00:02 kernel: NVRM: v", makeTime(2027, 1, 2, 0, 0, 2), TimeSource::YearInferred, "", "NVRM: v"},
          {"Jan  2 00:00:03 nvidia-persistenced[812]: u", makeTime(2027, 1, 2, 0, 0, 3), TimeSource::YearInferred, "",
