@@ -418,6 +418,7 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
             : std::to_string(culprits.size()) + " ranks did not time out: too many to name a culprit";
         emitNoCulprit(*g, reason, unseen, expected.size(), added, trace);
     }
+    events.reserve(events.size() + added.size());  // exactly: insert alone may double the capacity
     events.insert(events.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
     return events;
 }
