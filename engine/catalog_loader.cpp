@@ -167,9 +167,10 @@ namespace {
 constexpr long MaxSetProgram = 100000;
 
 /// Leaves out, one at a time (largest program first), the extractors without which each source kind's
-/// RE2::Set stays under its size cap and compiles, so one rule cannot silence every rule of its kinds nor make
-/// every analysis compile a huge set.
-void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
+/// RE2::Set stays under its size cap (and, with `compile`, compiles), so one rule cannot silence every rule of its
+/// kinds nor make every analysis compile a huge set. Compiling is left to the catalog's set, which compiles every
+/// kind anyway; only when one of its kinds fails are the sets compiled here one rule less at a time.
+void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics, bool compile)
 {
     for (int k = 0; k < SourceKindCount; ++k) {
         const auto kind = static_cast<SourceKind>(k);
@@ -184,7 +185,11 @@ void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diag
             if (members.empty())
                 break;
             if (total <= MaxSetProgram) {
-                re2::RE2::Set set(re2::RE2::Options(), re2::RE2::UNANCHORED);
+                if (!compile)
+                    break;
+                re2::RE2::Options options;
+                options.set_max_mem(ExtractorSetMaxMem);  // as the catalog's set compiles it
+                re2::RE2::Set set(options, re2::RE2::UNANCHORED);
                 for (const std::size_t i : members)
                     set.Add(extractors[i].pattern, nullptr);
                 if (set.Compile())
@@ -230,8 +235,15 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
-    isolateSetFailures(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
-    cat->m_extractorSet = evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
+    isolateSetFailures(cat->m_extractors, cat->m_diagnostics, false);  // size caps first: no huge set is compiled
+    const ExtractorSetBuilder build = [&diagnostics = cat->m_diagnostics](std::vector<ExtractorRule>& extractors) {
+        auto set = std::make_shared<const ExtractorSet>(extractors);
+        if (set->allCompiled())
+            return set;
+        isolateSetFailures(extractors, diagnostics, true);
+        return std::make_shared<const ExtractorSet>(extractors);
+    };
+    cat->m_extractorSet = evaluateCatalogCases(*cat, build, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
                                                cat->m_priorityTables, cat->m_caseResults, cat->m_diagnostics);
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
     return cat;

@@ -18,13 +18,11 @@ namespace attrib::engine {
 
 namespace {
 
-/// A source kind's set holds hundreds of patterns, so each DFA state is large: with RE2's default 8 MB budget
-/// the state cache filled and was thrown away again and again on varied lines (docs/performance.md: the nvlink
-/// sample 2.6 -> 1.3 s, the corpus eval 8.4 -> 6.2 s with 64 MB). The budget still bounds each set.
+/// Options of a source kind's set: RE2's defaults with the budget of ExtractorSetMaxMem.
 re2::RE2::Options setOptions()
 {
     re2::RE2::Options options;
-    options.set_max_mem(std::int64_t{64} << 20);
+    options.set_max_mem(ExtractorSetMaxMem);
     return options;
 }
 
@@ -61,6 +59,11 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
 }
 
 ExtractorSet::~ExtractorSet() = default;
+
+bool ExtractorSet::allCompiled() const
+{
+    return std::all_of(m_sets.begin(), m_sets.end(), [](const auto& slot) { return !slot || slot->compiled; });
+}
 
 namespace {
 
