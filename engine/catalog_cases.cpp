@@ -260,11 +260,12 @@ bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, 
     return false;
 }
 
-std::shared_ptr<const ExtractorSet>
-evaluateCatalogCases(const Catalog& catalog, const ExtractorSetBuilder& build, std::vector<ExtractorRule>& extractors,
-                     std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
-                     std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
-                     std::vector<Diagnostic>& diagnostics)
+std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
+                                                         std::vector<CodeRuleEntry>& codeRules,
+                                                         std::vector<RefineRule>& refineRules,
+                                                         std::vector<PriorityTable>& tables,
+                                                         std::vector<CaseResult>& results,
+                                                         std::vector<Diagnostic>& diagnostics)
 {
     // Extractors: each case line, plus the symptom they name must be registered.
     std::vector<ExtractorRule> kept;
@@ -291,7 +292,7 @@ evaluateCatalogCases(const Catalog& catalog, const ExtractorSetBuilder& build, s
     }
     extractors = std::move(kept);
 
-    auto compiled = build(extractors);  // once for every pipeline case and analysis
+    auto compiled = std::make_shared<const ExtractorSet>(extractors);  // once for every pipeline case and analysis
     const ExtractorSet& set = *compiled;
     Trace scratch;
     evaluateRules(codeRules, results, diagnostics, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {

@@ -6,9 +6,6 @@
 #include "engine/extractor.h"
 #include "engine/pipeline.h"
 
-#include <functional>
-#include <memory>
-
 namespace attrib::engine {
 
 /// What one pipeline case produced, for checking and for tests.
@@ -37,16 +34,13 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
 bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, const std::string& rule,
                             const Location& where, std::vector<Diagnostic>& diagnostics);
 
-/// Compiles the extractors that passed their cases into the catalog's set (leaving out rules that keep a set from
-/// compiling, with a diagnostic).
-using ExtractorSetBuilder = std::function<std::shared_ptr<const ExtractorSet>(std::vector<ExtractorRule>&)>;
-
 /// Evaluates all cases in dependency order and erases the rules whose cases fail. Returns the kept extractors
-/// compiled by `build` (the catalog's extractor set), which the pipeline cases extract through.
-std::shared_ptr<const ExtractorSet>
-evaluateCatalogCases(const Catalog& catalog, const ExtractorSetBuilder& build, std::vector<ExtractorRule>& extractors,
-                     std::vector<CodeRuleEntry>& codeRules, std::vector<RefineRule>& refineRules,
-                     std::vector<PriorityTable>& tables, std::vector<CaseResult>& results,
-                     std::vector<Diagnostic>& diagnostics);
+/// compiled (the catalog's extractor set).
+std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
+                                                         std::vector<CodeRuleEntry>& codeRules,
+                                                         std::vector<RefineRule>& refineRules,
+                                                         std::vector<PriorityTable>& tables,
+                                                         std::vector<CaseResult>& results,
+                                                         std::vector<Diagnostic>& diagnostics);
 
 }  // namespace attrib::engine

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Loading a rules folder: its files (catalog_files.cpp), each parsed alone with its value positions, every
-// entry parsed alone (a wrong-typed field leaves out that entry, not the file), then the inline cases, then a
-// check that each source kind's RE2::Set compiles (a rule that breaks it is left out, not the whole kind).
+// entry parsed alone (a wrong-typed field leaves out that entry, not the file), each source kind's RE2::Set held
+// under its size cap (a rule that breaks it is left out, not the whole kind), then the inline cases.
 #include "engine/catalog_loader.h"
 #include "engine/catalog_cases.h"
 #include "engine/metric_rules.h"
 
 #include <re2/re2.h>
-#include <re2/set.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -167,10 +166,10 @@ namespace {
 constexpr long MaxSetProgram = 100000;
 
 /// Leaves out, one at a time (largest program first), the extractors without which each source kind's
-/// RE2::Set stays under its size cap (and, with `compile`, compiles), so one rule cannot silence every rule of its
-/// kinds nor make every analysis compile a huge set. Compiling is left to the catalog's set, which compiles every
-/// kind anyway; only when one of its kinds fails are the sets compiled here one rule less at a time.
-void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics, bool compile)
+/// RE2::Set stays under its size cap, so one rule cannot silence every rule of its kinds nor make every analysis
+/// compile a huge set. Under the cap a set's program is a few MB, far inside its DFA budget, so it compiles: the
+/// sets are compiled once, by the catalog's ExtractorSet, which reports a kind that still fails.
+void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
 {
     for (int k = 0; k < SourceKindCount; ++k) {
         const auto kind = static_cast<SourceKind>(k);
@@ -181,29 +180,16 @@ void isolateSetFailures(std::vector<ExtractorRule>& extractors, std::vector<Diag
                 members.push_back(i);
                 total += extractors[i].re->ProgramSize();
             }
-        for (;;) {
-            if (members.empty())
-                break;
-            if (total <= MaxSetProgram) {
-                if (!compile)
-                    break;
-                re2::RE2::Options options;
-                options.set_max_mem(ExtractorSetMaxMem);  // as the catalog's set compiles it
-                re2::RE2::Set set(options, re2::RE2::UNANCHORED);
-                for (const std::size_t i : members)
-                    set.Add(extractors[i].pattern, nullptr);
-                if (set.Compile())
-                    break;
-            }
+        while (!members.empty() && total > MaxSetProgram) {
             const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
                 return extractors[a].re->ProgramSize() < extractors[b].re->ProgramSize();
             });
             ExtractorRule& rule = extractors[*worst];
             diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
                                    std::string("the ") + toString(kind) + " pattern set (" + std::to_string(total) +
-                                       " instructions, cap " + std::to_string(MaxSetProgram) +
-                                       ") is over its cap or does not compile with this rule's pattern of " +
-                                       std::to_string(rule.re->ProgramSize()) + " instructions; rule left out"});
+                                       " instructions) is over its cap of " + std::to_string(MaxSetProgram) +
+                                       " with this rule's pattern of " + std::to_string(rule.re->ProgramSize()) +
+                                       " instructions; rule left out"});
             total -= rule.re->ProgramSize();
             rule.re.reset();
             members.erase(worst);
@@ -235,16 +221,15 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
-    isolateSetFailures(cat->m_extractors, cat->m_diagnostics, false);  // size caps first: no huge set is compiled
-    const ExtractorSetBuilder build = [&diagnostics = cat->m_diagnostics](std::vector<ExtractorRule>& extractors) {
-        auto set = std::make_shared<const ExtractorSet>(extractors);
-        if (set->allCompiled())
-            return set;
-        isolateSetFailures(extractors, diagnostics, true);
-        return std::make_shared<const ExtractorSet>(extractors);
-    };
-    cat->m_extractorSet = evaluateCatalogCases(*cat, build, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
+    capSetSizes(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
+    cat->m_extractorSet = evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
                                                cat->m_priorityTables, cat->m_caseResults, cat->m_diagnostics);
+    for (const SourceKind kind : cat->m_extractorSet->failedKinds())
+        cat->m_diagnostics.push_back(
+            {Diagnostic::Severity::Error,
+             {},
+             "",
+             std::string("the ") + toString(kind) + " pattern set does not compile; no extractor reads those lines"});
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
     return cat;
 }

@@ -5,7 +5,6 @@
 #include "engine/catalog.h"
 
 #include <array>
-#include <cstdint>
 #include <memory>
 #include <string_view>
 
@@ -16,11 +15,6 @@ struct LineMatch {
     const ExtractorRule* rule = nullptr;
     std::map<std::string, std::string> captures;
 };
-
-/// DFA budget of each source kind's RE2::Set. A set holds hundreds of patterns, so each DFA state is large: with
-/// RE2's default 8 MB the state cache filled and was thrown away again and again on varied lines
-/// (docs/performance.md: the nvlink sample 2.6 -> 1.3 s, the corpus eval 8.4 -> 6.2 s). It still bounds each set.
-constexpr std::int64_t ExtractorSetMaxMem = std::int64_t{64} << 20;
 
 /// Matches lines against every extractor of their source kind in one pass.
 class ExtractorSet {
@@ -34,8 +28,8 @@ public:
     bool match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const;
     /// Ids of the rules that looked at lines of this kind (for "which rules looked at this line").
     std::vector<std::string> rulesFor(SourceKind kind) const;
-    /// False when some source kind's set did not compile (its rules would then match nothing).
-    bool allCompiled() const;
+    /// The source kinds whose set did not compile (their lines match nothing), for a catalog diagnostic.
+    std::vector<SourceKind> failedKinds() const;
 
 private:
     struct KindSet;

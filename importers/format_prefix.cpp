@@ -292,18 +292,20 @@ bool isLogLevel(std::string_view word)
 }
 
 /// Python logging's `%(name)s %(levelname)s (%(asctime)s) - %(message)s`, as submitit writes it: the stamp is
-/// taken and the line kept whole (the logger name and level are part of what rules read).
+/// taken and the line kept whole (the logger name and level are part of what rules read). Only the first two
+/// words are looked at: this runs on every unstamped application line.
 void takeLoggerStamp(std::string_view s, ParsedLine& out)
 {
-    const std::size_t open = s.find(" (");
-    if (open == std::string_view::npos || open > 80)
+    const std::size_t nameEnd = s.find(' ');
+    if (nameEnd == 0 || nameEnd > 64 || nameEnd == std::string_view::npos)
         return;
-    const std::string_view head = s.substr(0, open);
-    const std::size_t space = head.find(' ');
-    if (space == std::string_view::npos || space == 0 || !isLogLevel(head.substr(space + 1)))
+    const std::size_t levelEnd = s.find(' ', nameEnd + 1);
+    if (levelEnd == std::string_view::npos || !at(s, levelEnd + 1, '(') ||
+        !isLogLevel(s.substr(nameEnd + 1, levelEnd - nameEnd - 1)))
         return;
-    const auto stamp = parseIso8601(s.substr(open + 2));
-    if (stamp && at(s, open + 2 + stamp->length, ')'))
+    const std::size_t open = levelEnd + 2;
+    const auto stamp = parseIso8601(s.substr(open));
+    if (stamp && at(s, open + stamp->length, ')'))
         offerTime(out, stamp->time, TimeSource::Absolute);
 }
 

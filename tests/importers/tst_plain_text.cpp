@@ -173,6 +173,8 @@ void TestPlainText::frameworkStamps()
           makeTime(2022, 7, 12, 4, 18, 45) + 706 * Ms, TimeSource::Absolute, "",
           "submitit WARNING (2022-07-12 04:18:45,706) - Bypassing signal SIGTERM"},
          {"root ERROR (no stamp) - x", NoTime, TimeSource::None, "", "root ERROR (no stamp) - x"},
+         {"train step (2022-07-12 04:18:45,706) - x", NoTime, TimeSource::None, "",
+          "train step (2022-07-12 04:18:45,706) - x"},
          // UCX: Unix time, then `[host:pid:thread]` (not a dmesg uptime of 54 years).
          {"[1701292112.836497] [a670n1:162239:0]          ucp_ep.c:1508 UCX  DIAG  ep 0x7f1e: error",
           makeTime(2023, 11, 29, 21, 8, 32, 836497000), TimeSource::Absolute, "a670n1",
