@@ -317,7 +317,7 @@ void NcclHangCulprit::emitCulprits(const Group& g, const std::map<int, std::stri
         step.summary = "rank(s) " + compressRanks(ranks) + " on " + (node.empty() ? "an unknown node" : node) +
             " did not time out in PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + " while " +
             std::to_string(g.ranks.size()) + " of " + std::to_string(expected) + " ranks did (" + e.attrs["why"] + ")";
-        step.details = e.attrs;
+        step.details = e.attrs.toMap();
         trace.record(std::move(step));
         out.push_back(std::move(e));
     }
@@ -335,7 +335,7 @@ void NcclHangCulprit::emitNoCulprit(const Group& g, const std::string& reason, c
     step.rule = id();
     step.action = TraceAction::NoCulprit;
     step.summary = "PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + ": " + reason;
-    step.details = e.attrs;
+    step.details = e.attrs.toMap();
     trace.record(std::move(step));
     out.push_back(std::move(e));
 }
