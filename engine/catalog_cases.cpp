@@ -198,7 +198,7 @@ std::string checkExpectation(const PipelineCase& pc, const CaseRun& run)
 
 std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec)
 {
-    std::map<std::string, std::string> captures;
+    AttrMap captures;
     const bool matched = matchRule(rule, ec.line, captures);
     if (matched != ec.shouldMatch)
         return ec.shouldMatch ? "line does not match: " + ec.line : "line must not match but does: " + ec.line;

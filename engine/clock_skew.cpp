@@ -43,7 +43,7 @@ std::map<std::string, AnchorTimes> collectAnchors(const std::vector<Event>& even
         for (const auto& anchor : anchors) {
             if (e.type != anchor.event)
                 continue;
-            std::map<std::string, std::string> values;
+            AttrMap values;
             for (const auto& k : anchor.key)
                 values[k] = eventAttr(e, k.c_str());
             const std::string key = expandTemplate(anchor.label, values);

@@ -8,24 +8,68 @@ namespace attrib::engine {
 
 namespace {
 
-void putUnsigned(std::string& out, std::uint64_t v)
+/// Where the put functions write: a buffer, or nothing but the count (the first pass sizes the buffer exactly,
+/// so that the packed copy never holds two buffers while growing: it is taken at the memory peak).
+struct Sink {
+    std::string* out = nullptr;
+    std::size_t size = 0;
+
+    void put(char c)
+    {
+        ++size;
+        if (out)
+            *out += c;
+    }
+    void put(const std::string& s)
+    {
+        size += s.size();
+        if (out)
+            *out += s;
+    }
+};
+
+void putUnsigned(Sink& out, std::uint64_t v)
 {
     while (v >= 0x80) {
-        out += static_cast<char>((v & 0x7f) | 0x80);
+        out.put(static_cast<char>((v & 0x7f) | 0x80));
         v >>= 7;
     }
-    out += static_cast<char>(v);
+    out.put(static_cast<char>(v));
 }
 
-void putSigned(std::string& out, std::int64_t v)
+void putSigned(Sink& out, std::int64_t v)
 {
     putUnsigned(out, (static_cast<std::uint64_t>(v) << 1) ^ static_cast<std::uint64_t>(v >> 63));
 }
 
-void putString(std::string& out, const std::string& s)
+void putString(Sink& out, const std::string& s)
 {
     putUnsigned(out, s.size());
-    out += s;
+    out.put(s);
+}
+
+void putEvent(Sink& out, const Event& e)
+{
+    putUnsigned(out, e.id);
+    putString(out, e.type);
+    putString(out, e.rule);
+    putString(out, e.symptom);
+    putString(out, e.node);
+    putSigned(out, e.gpu);
+    putSigned(out, e.rank);
+    putString(out, e.link);
+    putSigned(out, e.time);
+    putUnsigned(out, static_cast<std::uint64_t>(e.timeSource));
+    putUnsigned(out, e.sympathetic ? 1 : 0);
+    putUnsigned(out, e.attrs.size());
+    for (const auto& [k, v] : e.attrs) {
+        putString(out, k);
+        putString(out, v);
+    }
+    putUnsigned(out, e.observations.size());
+    for (const std::uint64_t id : e.observations)
+        putUnsigned(out, id);
+    putUnsigned(out, e.folded);
 }
 
 /// Reads back what the put functions wrote; the buffer is our own, so running past its end is a bug.
@@ -81,29 +125,13 @@ private:
 PackedEvents::PackedEvents(const std::vector<Event>& events)
     : m_count(events.size())
 {
-    for (const Event& e : events) {
-        putUnsigned(m_bytes, e.id);
-        putString(m_bytes, e.type);
-        putString(m_bytes, e.rule);
-        putString(m_bytes, e.symptom);
-        putString(m_bytes, e.node);
-        putSigned(m_bytes, e.gpu);
-        putSigned(m_bytes, e.rank);
-        putString(m_bytes, e.link);
-        putSigned(m_bytes, e.time);
-        putUnsigned(m_bytes, static_cast<std::uint64_t>(e.timeSource));
-        putUnsigned(m_bytes, e.sympathetic ? 1 : 0);
-        putUnsigned(m_bytes, e.attrs.size());
-        for (const auto& [k, v] : e.attrs) {
-            putString(m_bytes, k);
-            putString(m_bytes, v);
-        }
-        putUnsigned(m_bytes, e.observations.size());
-        for (const std::uint64_t id : e.observations)
-            putUnsigned(m_bytes, id);
-        putUnsigned(m_bytes, e.folded);
-    }
-    m_bytes.shrink_to_fit();
+    Sink count;
+    for (const Event& e : events)
+        putEvent(count, e);
+    m_bytes.reserve(count.size);
+    Sink write{&m_bytes};
+    for (const Event& e : events)
+        putEvent(write, e);
 }
 
 std::vector<Event> PackedEvents::unpack() const
@@ -124,7 +152,7 @@ std::vector<Event> PackedEvents::unpack() const
         e.sympathetic = in.getUnsigned() != 0;
         for (std::uint64_t n = in.getUnsigned(); n > 0; --n) {
             std::string key = in.getString();
-            e.attrs.emplace_hint(e.attrs.end(), std::move(key), in.getString());
+            e.attrs.emplace(std::move(key), in.getString());
         }
         e.observations.resize(in.getUnsigned());
         for (auto& id : e.observations)

@@ -83,7 +83,7 @@ std::string captureField(const std::string& group)
 
 }  // namespace
 
-bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::string, std::string>& captures)
+bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
 {
     if (!rule.re)
         return false;
@@ -96,7 +96,7 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::s
     for (const auto& [name, index] : re.NamedCapturingGroups()) {
         const auto& piece = pieces[static_cast<std::size_t>(index)];
         if (piece.data() != nullptr)  // groups are visited by name, so of two aliases the shorter name wins
-            captures.try_emplace(captureField(name), piece.data(), piece.size());
+            captures.try_emplace(captureField(name), std::string(piece.data(), piece.size()));
     }
     return true;
 }
@@ -192,7 +192,7 @@ void appendUnknown(std::string& out, const std::string& key)
 }
 
 /// True when every `{name}` placeholder in `text` has a non-empty value.
-bool allFilled(std::string_view text, const std::map<std::string, std::string>& values)
+bool allFilled(std::string_view text, const AttrMap& values)
 {
     for (std::size_t open = text.find('{'); open != std::string_view::npos; open = text.find('{', open + 1)) {
         const auto close = text.find('}', open);
@@ -207,7 +207,7 @@ bool allFilled(std::string_view text, const std::map<std::string, std::string>& 
 
 /// Resolves `[[optional]]` segments: kept without the brackets when all their placeholders have values, else
 /// dropped whole (so "the traceback[[ of rank {rank}]]" reads well whether the rank is known or not).
-std::string resolveOptional(const std::string& tpl, const std::map<std::string, std::string>& values)
+std::string resolveOptional(const std::string& tpl, const AttrMap& values)
 {
     std::string out;
     std::size_t at = 0;
@@ -227,7 +227,7 @@ std::string resolveOptional(const std::string& tpl, const std::map<std::string, 
 
 }  // namespace
 
-std::string expandProse(const std::string& raw, const std::map<std::string, std::string>& values, bool* missing)
+std::string expandProse(const std::string& raw, const AttrMap& values, bool* missing)
 {
     const std::string tpl = resolveOptional(raw, values);
     std::string out;
@@ -252,7 +252,7 @@ std::string expandProse(const std::string& raw, const std::map<std::string, std:
     return out;
 }
 
-std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values)
+std::string expandTemplate(const std::string& tpl, const AttrMap& values)
 {
     std::string out;
     out.reserve(tpl.size());

@@ -13,7 +13,7 @@ namespace attrib::engine {
 /// An event found on one line, before ids and observation links are assigned.
 struct LineMatch {
     const ExtractorRule* rule = nullptr;
-    std::map<std::string, std::string> captures;
+    AttrMap captures;
 };
 
 /// Matches lines against every extractor of their source kind in one pass.
@@ -37,17 +37,16 @@ private:
 };
 
 /// Runs one rule's pattern on a line; fills the named captures. Used by the set and by inline cases.
-bool matchRule(const ExtractorRule& rule, std::string_view text, std::map<std::string, std::string>& captures);
+bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
 
 /// Builds the event a match emits from an observation (node/gpu/rank/link taken from captures or the line).
 Event makeEvent(const LineMatch& match, const Observation& obs);
 
 /// Expands `{name}` placeholders from a map; unknown names expand to "?".
-std::string expandTemplate(const std::string& tpl, const std::map<std::string, std::string>& values);
+std::string expandTemplate(const std::string& tpl, const AttrMap& values);
 /// Expands `{name}` placeholders for prose read by people: unknown values become words ("an unknown node",
 /// "unknown"), never "?". Sets `missing` when a placeholder had no value. A `[[segment]]` is kept (without the
 /// brackets) only when all its placeholders have values: "the traceback[[ of rank {rank}]]".
-std::string expandProse(const std::string& tpl, const std::map<std::string, std::string>& values,
-                        bool* missing = nullptr);
+std::string expandProse(const std::string& tpl, const AttrMap& values, bool* missing = nullptr);
 
 }  // namespace attrib::engine

@@ -212,7 +212,7 @@ Event MetricEvaluator::eventFor(const MetricRule& rule, const Series& series, co
     e.gpu = series.gpu;
     e.time = hit.at->time;
     e.timeSource = hit.at->time == NoTime ? TimeSource::None : hit.at->timeSource;
-    e.attrs = series.labels;
+    e.attrs = AttrMap(series.labels);
     e.attrs["metric"] = series.metric;
     e.attrs["value"] = number(hit.at->value);
     e.attrs["threshold"] = number(rule.threshold);

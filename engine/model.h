@@ -2,6 +2,8 @@
 // The engine's data model (BRIEF §3): context, observations, events, symptoms, coverage.
 #pragma once
 
+#include "engine/attr_map.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -78,8 +80,8 @@ struct Event {
     std::string link;
     TimeNs time = NoTime;
     TimeSource timeSource = TimeSource::None;
-    bool sympathetic = false;                  ///< a follow-up of another fault (Xid 45, 154, ...)
-    std::map<std::string, std::string> attrs;  ///< decoded fields, sorted for determinism
+    bool sympathetic = false;  ///< a follow-up of another fault (Xid 45, 154, ...)
+    AttrMap attrs;             ///< decoded fields, sorted for determinism
     std::vector<std::uint64_t> observations;
     std::uint64_t folded = 0;  ///< repeats of its line folded into it: the event stands for 1 + folded events
 };
@@ -108,7 +110,7 @@ struct Symptom {
     std::string causedBy;  ///< symptom id that explains this one (demotion / scrub source)
     bool interesting = false;
     bool sympathetic = false;
-    std::map<std::string, std::string> attrs;
+    AttrMap attrs;
     std::vector<std::uint64_t> events;
     std::vector<std::uint64_t> evidence;  ///< observation ids, in time order
 };

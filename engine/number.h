@@ -4,6 +4,8 @@
 // (a coverage note, a diagnostic) without stopping the analysis.
 #pragma once
 
+#include "engine/attr_map.h"
+
 #include <charconv>
 #include <cmath>
 #include <concepts>
@@ -76,7 +78,7 @@ inline std::optional<double> parseFinite(std::string_view text)
 inline constexpr const char* UnreadableAttr = "unreadable";
 
 /// Adds a note to an event's (or any attribute map's) UnreadableAttr.
-inline void noteUnreadable(std::map<std::string, std::string>& attrs, const std::string& note)
+inline void noteUnreadable(AttrMap& attrs, const std::string& note)
 {
     std::string& notes = attrs[UnreadableAttr];
     notes += (notes.empty() ? "" : "\n") + note;

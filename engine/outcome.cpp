@@ -231,7 +231,7 @@ std::uint64_t decisiveObservation(const Symptom& s, const std::vector<Event>& ev
 }
 
 /// The action for people: when the evidence names no node, it starts by finding it.
-std::string actionText(const std::string& tpl, const Symptom& s, const std::map<std::string, std::string>& values)
+std::string actionText(const std::string& tpl, const Symptom& s, const AttrMap& values)
 {
     if (!s.node.empty() || tpl.find("{node}") == std::string::npos)
         return expandProse(tpl, values);

@@ -84,6 +84,6 @@ inline std::string eventAttr(const Event& e, const std::string& key)
 }
 
 /// Values for templates: node, gpu, rank, link, time, name, plus the symptom's attributes.
-std::map<std::string, std::string> templateValues(const Symptom& symptom);
+AttrMap templateValues(const Symptom& symptom);
 
 }  // namespace attrib::engine

@@ -89,9 +89,9 @@ Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& targ
     return c;
 }
 
-std::map<std::string, std::string> reasonValues(const Symptom& cause, const Symptom& target)
+AttrMap reasonValues(const Symptom& cause, const Symptom& target)
 {
-    std::map<std::string, std::string> v;
+    AttrMap v;
     for (const auto& [k, val] : templateValues(cause))
         v["cause." + k] = val;
     for (const auto& [k, val] : templateValues(target))

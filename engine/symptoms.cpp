@@ -40,7 +40,7 @@ std::string symptomIdFor(const std::string& name, const std::string& node, int g
 
 namespace {
 
-TimeNs attrMs(const std::map<std::string, std::string>& attrs, const std::string& key)
+TimeNs attrMs(const AttrMap& attrs, const std::string& key)
 {
     auto it = attrs.find(key);
     return it == attrs.end() ? 0 : durationMs(it->second).value_or(0) * NsPerMs;
@@ -408,9 +408,9 @@ std::vector<Symptom> mergeSymptoms(std::vector<Symptom> symptoms, TraceSink& tra
     return out;
 }
 
-std::map<std::string, std::string> templateValues(const Symptom& s)
+AttrMap templateValues(const Symptom& s)
 {
-    std::map<std::string, std::string> v = s.attrs;
+    AttrMap v = s.attrs;
     v["node"] = s.node;
     v["name"] = s.name;
     v["id"] = s.id;

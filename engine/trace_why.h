@@ -58,7 +58,7 @@ struct LineLook {
     std::string rule;
     TracePhase phase = TracePhase::Extract;  ///< Extract for extractors, else the step's phase
     bool matched = false;
-    std::map<std::string, std::string> captures;
+    AttrMap captures;
     std::optional<std::size_t> step;
     std::string summary;
 };

@@ -277,9 +277,9 @@ void Collector::keep(Record& r, SourceKind kind, const std::string& node, FileSt
     obs.gpu = r.gpu;
     obs.time = r.time;
     obs.timeSource = r.time == NoTime ? TimeSource::None : r.timeSource;
-    obs.text = std::move(r.text);
-    if (r.truncated)
-        obs.text += truncationMarker(r);
+    // A copy of the exact size: the record's buffer (as large as the file's longest line so far) stays with the
+    // reader for the next line instead of being kept, mostly empty, by every observation.
+    obs.text = r.truncated ? r.text + truncationMarker(r) : r.text;
     for (auto& [k, v] : r.labels)
         if (k.rfind("context.", 0) != 0)
             obs.labels.emplace(k, v);
@@ -356,14 +356,20 @@ void Collector::absorb(std::size_t index, FileShard&& shard)
 {
     const std::uint64_t base = m_nextObservation - 1;
     m_nextObservation += shard.observations.size();
-    for (auto& o : shard.observations) {
+    for (auto& o : shard.observations)
         o.id += base;
-        m_result.observations.push_back(std::move(o));
-    }
-    for (auto& e : shard.events) {
+    for (auto& e : shard.events)
         for (auto& id : e.observations)
             id += base;
-        m_events.push_back(std::move(e));
+    // Kept per file until the last one is in (finish joins them into vectors of the exact size): one growing
+    // vector would hold up to three times the events at each doubling, the memory peak of a large bundle.
+    if (!shard.observations.empty()) {
+        shard.observations.shrink_to_fit();
+        m_observationParts.push_back(std::move(shard.observations));
+    }
+    if (!shard.events.empty()) {
+        shard.events.shrink_to_fit();
+        m_eventParts.push_back(std::move(shard.events));
     }
     m_leads.absorb(std::move(shard.leads));
     m_boot.absorb(shard.boot);

@@ -3,7 +3,9 @@
 #include "importers/collector.h"
 
 #include <algorithm>
+#include <iterator>
 #include <unordered_map>
+#include <utility>
 
 namespace attrib::importers::detail {
 
@@ -151,16 +153,46 @@ void Collector::convertBootRelative(std::vector<FileCoverage>& coverage)
     }
 }
 
+/// The files' observations and events in one vector each, of the exact size (with room for `more` of each
+/// still to come); each file's part is freed as soon as it is moved.
+void Collector::joinParts(std::size_t moreObservations, std::size_t moreEvents)
+{
+    auto join = [](auto& parts, auto& into, std::size_t more) {
+        std::size_t total = into.size() + more;
+        for (const auto& part : parts)
+            total += part.size();
+        into.reserve(total);
+        for (auto& part : parts) {
+            std::move(part.begin(), part.end(), std::back_inserter(into));
+            std::exchange(part, {});
+        }
+        parts.clear();
+    };
+    join(m_observationParts, m_result.observations, moreObservations);
+    std::size_t events = moreEvents;
+    for (const auto& part : m_eventParts)
+        events += part.size();
+    // Room for the events the early rules add (NCCL peers, hang culprits): a vector of the exact size would be
+    // copied whole by the first rule that adds one, twice the events at the memory peak.
+    join(m_eventParts, m_events, moreEvents + events / 8);
+}
+
 void Collector::renumber()
 {
     auto& obs = m_result.observations;
-    std::stable_sort(obs.begin(), obs.end(), [](const Observation& a, const Observation& b) {
+    const auto before = [](const Observation& a, const Observation& b) {
         if (a.source.file != b.source.file)
             return a.source.file < b.source.file;
         if (a.source.offset != b.source.offset)
             return a.source.offset < b.source.offset;
         return a.id < b.id;
-    });
+    };
+    bool numbered = true;  // ids 1..n in source order already: nothing to do (and no sort buffer, no id map)
+    for (std::size_t i = 0; i < obs.size() && numbered; ++i)
+        numbered = obs[i].id == i + 1 && (i == 0 || before(obs[i - 1], obs[i]));
+    if (numbered)
+        return;
+    std::stable_sort(obs.begin(), obs.end(), before);
     std::unordered_map<std::uint64_t, std::uint64_t> ids;
     ids.reserve(obs.size());
     for (std::size_t i = 0; i < obs.size(); ++i) {
@@ -176,9 +208,10 @@ void Collector::renumber()
 std::vector<Event> Collector::finish(std::vector<FileCoverage>& coverage)
 {
     applyContext();
-    convertBootRelative(coverage);
     m_metrics.setWindow(m_result.context.start, m_result.context.end);
     auto metrics = m_metrics.finish(m_nextObservation);
+    joinParts(metrics.evidence.size(), metrics.events.size());
+    convertBootRelative(coverage);  // the metric samples' times are absolute: added after
     for (auto& o : metrics.evidence)
         m_result.observations.push_back(std::move(o));
     for (auto& e : metrics.events)
@@ -186,9 +219,6 @@ std::vector<Event> Collector::finish(std::vector<FileCoverage>& coverage)
     for (auto& note : metrics.notes)
         m_result.diagnostics.push_back("metrics: " + note);
     renumber();
-    // Growth left up to half of each vector unused; correlation (the memory peak) keeps both alive.
-    m_result.observations.shrink_to_fit();
-    m_events.shrink_to_fit();
     return std::move(m_events);
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <utility>
 
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -45,7 +46,10 @@ ordered_json eventJson(const engine::Event& e)
     j["link"] = e.link;
     j["time"] = e.time == engine::NoTime ? ordered_json(nullptr) : ordered_json(e.time);
     j["time_source"] = engine::toString(e.timeSource);
-    j["attributes"] = e.attrs;
+    ordered_json attrs = ordered_json::object();  // an object, key order kept (the pairs would make an array)
+    for (const auto& [k, v] : e.attrs)
+        attrs[k] = v;
+    j["attributes"] = std::move(attrs);
     j["observations"] = e.observations;
     j["sympathetic"] = e.sympathetic;
     if (e.folded > 0)  // a storm's counted tail (cases saved before folding have none)

@@ -86,7 +86,7 @@ private Q_SLOTS:
         ExtractorRule rule;
         rule.re = std::make_shared<re2::RE2>(R"(GPU (?P<gpu__a>\d+) lost|lost GPU#(?P<gpu__b>\d+) on (?P<node>\S+))");
         QVERIFY(rule.re->ok());
-        std::map<std::string, std::string> captures;
+        engine::AttrMap captures;
         QVERIFY(matchRule(rule, "kernel: lost GPU#5 on n7", captures));
         QCOMPARE(captures.size(), std::size_t(2));
         QCOMPARE(captures.at("gpu"), std::string("5"));

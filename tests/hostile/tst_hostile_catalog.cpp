@@ -69,7 +69,7 @@ engine::Event testEvent(const std::string& type, const std::string& node, int at
     e.node = node;
     e.time = 1'700'000'000LL * engine::NsPerSec + at * engine::NsPerSec;
     e.timeSource = engine::TimeSource::Absolute;
-    e.attrs = std::move(attrs);
+    e.attrs = engine::AttrMap(attrs);
     return e;
 }
 
