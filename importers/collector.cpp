@@ -7,6 +7,7 @@
 #include "importers/bundle_access.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
@@ -167,9 +168,12 @@ bool Collector::onRecord(Record& r, FileState& fs)
         fs.lastHost = r.host;
         fs.lastNode = shortHost(r.host);
     }
-    // The node: from the file's path, else from the line itself, else the job's only node (workload.json).
+    trackDescribedNode(r.text, fs);
+    // The node: from the file's path, else from the line itself, else from the `kubectl describe` object the line
+    // belongs to, else the job's only node (workload.json).
     const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint
         : !fs.lastNode.empty()                            ? fs.lastNode
+        : !fs.describedNode.empty()                       ? fs.describedNode
                                                           : m_soleNode;
     if (!node.empty())
         countNode(kind, node, fs);
@@ -193,6 +197,31 @@ bool Collector::onRecord(Record& r, FileState& fs)
     }
     keep(r, kind, node, fs);
     return true;
+}
+
+/// `kubectl describe pod` names the pod's node once, on the `Node:` line of its header (`Node: host/10.0.0.5`, or
+/// `host/` once the pod is gone); the events listed under it name none. That node stands for the lines that follow,
+/// until the next object's `Name:` line or another `Node:` line. Both are matched at the start of the line only.
+void Collector::trackDescribedNode(const std::string& text, FileState& fs)
+{
+    if (text.rfind("Name:", 0) == 0) {
+        fs.describedNode.clear();
+        return;
+    }
+    if (text.rfind("Node:", 0) != 0)
+        return;
+    const std::string_view rest = std::string_view(text).substr(5);
+    const std::size_t start = rest.find_first_not_of(" \t");
+    if (start == std::string_view::npos)
+        return;
+    const std::string_view value = rest.substr(start);
+    const std::size_t end = value.find_first_of("/ \t");
+    const std::string_view host = value.substr(0, end);
+    const bool plausible = !host.empty() && std::isalnum(static_cast<unsigned char>(host.front())) &&
+        std::all_of(host.begin(), host.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
+        });
+    fs.describedNode = plausible ? shortHost(host) : std::string();
 }
 
 /// One more record of (kind, node) in this file; at most 4096 pairs are counted.

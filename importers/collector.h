@@ -92,6 +92,7 @@ private:
         std::uint64_t kernelRecords = 0;
         std::string lastHost;
         std::string lastNode;
+        std::string describedNode;  ///< the node a `kubectl describe` object's `Node:` line named, until the next one
         /// The (kind, node) the last record was counted for, and its counter in shard->nodes (map nodes keep
         /// their address): runs of records of one node skip the map search.
         const KindNode* countedAs = nullptr;
@@ -104,6 +105,7 @@ private:
     bool onRecord(Record& r, FileState& fs);
     bool offerLead(const Record& r, FileState& fs);
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);
+    static void trackDescribedNode(const std::string& text, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
     void keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);

@@ -85,6 +85,7 @@ private slots:
     void metadataIsNeitherEvidenceNorSkipped();
     void notesWithoutACaseAreEvidence();
     void singleNodeJobNamesTheNode();
+    void kubectlDescribeNamesThePodsNode();
 };
 
 void TestPlainText::sniffing_data()
@@ -368,6 +369,37 @@ void TestPlainText::singleNodeJobNamesTheNode()
         QCOMPARE(f.role, f.path == "workload.json" ? engine::FileRole::Workload : engine::FileRole::Evidence);
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n30"));
+}
+
+void TestPlainText::kubectlDescribeNamesThePodsNode()
+{
+    // `kubectl describe pod` names the node once, in the header; the eviction below it names none. A second object
+    // (`Name:`) that was never scheduled (`Node: <none>`) must not inherit the first one's node.
+    const std::string evicted = "  Warning  Evicted  5m  kubelet  The node was low on resource: memory. Container "
+                                "trainer was using 9402820Ki, which exceeds its request of 7G.";
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "kubectl-describe-pod.txt",
+                     "Name:               trainer-79f7cbc6cf-rzck9\n"
+                     "Namespace:          default\n"
+                     "Node:               gke-pool-35dd7b4d-mv7w.c.project.internal/\n"
+                     "Status:             Failed\n"
+                     "Events:\n" +
+                         evicted +
+                         "\n"
+                         "Name:               trainer-79f7cbc6cf-abcde\n"
+                         "Node:               <none>\n"
+                         "Events:\n" +
+                         evicted + "\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> nodes;
+    for (const auto& o : outcome.result->observations)
+        if (o.text.find("low on resource") != std::string::npos)
+            nodes.push_back(o.node);
+    QCOMPARE(nodes.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("gke-pool-35dd7b4d-mv7w"));
+    QCOMPARE(QString::fromStdString(nodes[1]), QString());
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)
