@@ -67,24 +67,6 @@ std::pair<AttrMap::iterator, bool> AttrMap::emplace(std::string key, std::string
     return {m_items.insert(it, {std::move(key), std::move(value)}), true};
 }
 
-void AttrMap::insert_or_assign(std::string key, std::string value)
-{
-    auto it = lowerBound(key);
-    if (it != m_items.end() && it->first == key)
-        it->second = std::move(value);
-    else
-        m_items.insert(it, {std::move(key), std::move(value)});
-}
-
-std::size_t AttrMap::erase(std::string_view key)
-{
-    const auto it = find(key);
-    if (it == m_items.end())
-        return 0;
-    m_items.erase(it);
-    return 1;
-}
-
 std::map<std::string, std::string> AttrMap::toMap() const
 {
     return {m_items.begin(), m_items.end()};

@@ -34,22 +34,12 @@ public:
     iterator find(std::string_view key);
     const_iterator find(std::string_view key) const;
     std::size_t count(std::string_view key) const { return find(key) == end() ? 0 : 1; }
-    bool contains(std::string_view key) const { return find(key) != end(); }
     /// The value of `key`; throws std::out_of_range when it is absent (as std::map::at does).
     const std::string& at(std::string_view key) const;
     /// The value of `key`, inserted empty when absent.
     std::string& operator[](std::string_view key);
     /// Inserts `key` = `value` unless `key` is present; the bool says whether it was inserted.
     std::pair<iterator, bool> emplace(std::string key, std::string value);
-    std::pair<iterator, bool> try_emplace(std::string key, std::string value)
-    {
-        return emplace(std::move(key), std::move(value));
-    }
-    std::pair<iterator, bool> insert(value_type item) { return emplace(std::move(item.first), std::move(item.second)); }
-    /// Sets `key` to `value`, inserting or replacing.
-    void insert_or_assign(std::string key, std::string value);
-    std::size_t erase(std::string_view key);
-    iterator erase(const_iterator at) { return m_items.erase(at); }
 
     std::map<std::string, std::string> toMap() const;
     bool operator==(const AttrMap& other) const = default;

@@ -96,7 +96,7 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
     for (const auto& [name, index] : re.NamedCapturingGroups()) {
         const auto& piece = pieces[static_cast<std::size_t>(index)];
         if (piece.data() != nullptr)  // groups are visited by name, so of two aliases the shorter name wins
-            captures.try_emplace(captureField(name), std::string(piece.data(), piece.size()));
+            captures.emplace(captureField(name), std::string(piece.data(), piece.size()));
     }
     return true;
 }

@@ -154,27 +154,24 @@ void Collector::convertBootRelative(std::vector<FileCoverage>& coverage)
 }
 
 /// The files' observations and events in one vector each, of the exact size (with room for `more` of each
-/// still to come); each file's part is freed as soon as it is moved.
+/// still to come); each file's part is freed as soon as it is moved. The events get an eighth more room for what
+/// the early rules add (NCCL peers, hang culprits): at the exact size the first rule that adds one would copy them
+/// all, twice the events at the memory peak.
 void Collector::joinParts(std::size_t moreObservations, std::size_t moreEvents)
 {
-    auto join = [](auto& parts, auto& into, std::size_t more) {
+    auto join = [](auto& parts, auto& into, std::size_t more, std::size_t headroomDivisor) {
         std::size_t total = into.size() + more;
         for (const auto& part : parts)
             total += part.size();
-        into.reserve(total);
+        into.reserve(headroomDivisor ? total + total / headroomDivisor : total);
         for (auto& part : parts) {
             std::move(part.begin(), part.end(), std::back_inserter(into));
             std::exchange(part, {});
         }
         parts.clear();
     };
-    join(m_observationParts, m_result.observations, moreObservations);
-    std::size_t events = moreEvents;
-    for (const auto& part : m_eventParts)
-        events += part.size();
-    // Room for the events the early rules add (NCCL peers, hang culprits): a vector of the exact size would be
-    // copied whole by the first rule that adds one, twice the events at the memory peak.
-    join(m_eventParts, m_events, moreEvents + events / 8);
+    join(m_observationParts, m_result.observations, moreObservations, 0);
+    join(m_eventParts, m_events, moreEvents, 8);
 }
 
 void Collector::renumber()
