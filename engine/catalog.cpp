@@ -2,6 +2,7 @@
 // Loading the catalog: walk the rules folder, parse each file, compile patterns, collect diagnostics
 // with file and line, then evaluate every inline case and leave out the rules whose cases fail.
 #include "engine/catalog.h"
+#include "engine/lazy_regex.h"
 
 #include "engine/catalog_loader.h"
 #include "engine/json_util.h"
@@ -121,7 +122,7 @@ std::string str(const json& obj, const char* key, const std::string& fallback = 
 /// Longest extractor pattern and largest compiled program accepted: far above the catalog's own (a few
 /// hundred characters), far below what makes compiling slow or a per-kind set fail.
 constexpr std::size_t MaxPatternBytes = std::size_t{16} * 1024;
-constexpr int MaxProgramSize = 5000;  // the catalog's largest is ~300
+constexpr int MaxProgramSize = 5000;  // the catalog's largest is ~2,700
 
 }  // namespace
 
@@ -206,18 +207,18 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
     re2::RE2::Options options;
     options.set_log_errors(false);
     options.set_max_mem(8 << 20);
-    auto re = std::make_shared<re2::RE2>(rule.pattern, options);
-    if (!re->ok()) {
-        error(rule.id, line, "invalid pattern: " + re->error());
+    const re2::RE2 re(rule.pattern, options);  // checked now, compiled again only by the rule's first hit
+    if (!re.ok()) {
+        error(rule.id, line, "invalid pattern: " + re.error());
         return false;
     }
-    if (re->ProgramSize() > MaxProgramSize) {
+    if (re.ProgramSize() > MaxProgramSize) {
         error(rule.id, line,
-              "pattern compiles to " + std::to_string(re->ProgramSize()) + " instructions, over the cap of " +
+              "pattern compiles to " + std::to_string(re.ProgramSize()) + " instructions, over the cap of " +
                   std::to_string(MaxProgramSize) + "; rule left out");
         return false;
     }
-    rule.re = re;
+    rule.re = std::make_shared<const LazyRegex>(rule.pattern, options, re.ProgramSize());
     (void)r;
     return true;
 }

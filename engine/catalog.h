@@ -13,11 +13,9 @@
 #include <string>
 #include <vector>
 
-namespace re2 {
-class RE2;
-}
-
 namespace attrib::engine {
+
+class LazyRegex;
 
 /// Where a rule or a problem lives: file (relative to the rules folder) and 1-based line.
 struct Location {
@@ -65,7 +63,7 @@ struct ExtractorRule {
     std::string description;
     std::vector<SourceKind> sources;
     std::string pattern;
-    std::shared_ptr<re2::RE2> re;
+    std::shared_ptr<const LazyRegex> re;     ///< null when the pattern was left out
     std::string event;                       ///< event type
     std::string symptom;                     ///< symptom template ("" = context event)
     std::map<std::string, std::string> set;  ///< constant attributes
@@ -185,8 +183,12 @@ public:
     Catalog(const Catalog&) = delete;  // the compiled extractor set points into this catalog's rules
     Catalog& operator=(const Catalog&) = delete;
 
-    /// Loads every rule file under `dir`, evaluates all inline cases and leaves out rules that fail.
-    static std::shared_ptr<const Catalog> load(const std::string& dir, const CodeRuleRegistry& code);
+    /// Loads every rule file under `dir`, evaluates all inline cases and leaves out rules that fail. With a
+    /// `caseCacheDir` (engine/case_cache.h), what the cases decided is kept there and reused by the next load of
+    /// the same files by the same program, which then runs no case; callers pass one only with the built-in
+    /// C++ rules, since the outcome does not identify a registry.
+    static std::shared_ptr<const Catalog> load(const std::string& dir, const CodeRuleRegistry& code,
+                                               const std::string& caseCacheDir = {});
 
     const std::string& directory() const { return m_dir; }
     const std::string& version() const { return m_version; }

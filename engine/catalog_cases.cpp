@@ -2,6 +2,7 @@
 // Inline cases: extractor lines with expected captures, and small pipeline inputs (observations or
 // symptoms) with expected statuses, root cause and terminal state.
 #include "engine/catalog_cases.h"
+#include "engine/lazy_regex.h"
 #include "engine/number.h"
 
 #include "engine/extractor.h"
@@ -222,8 +223,7 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
 namespace {
 
 template <typename Rule, typename RunCase>
-void evaluateRules(std::vector<Rule>& rules, std::vector<CaseResult>& results, std::vector<Diagnostic>& diagnostics,
-                   RunCase runCase)
+void evaluateRules(std::vector<Rule>& rules, CaseOutcome& outcome, CaseRuleKind kind, RunCase runCase)
 {
     std::vector<Rule> kept;
     for (auto& rule : rules) {
@@ -235,17 +235,29 @@ void evaluateRules(std::vector<Rule>& rules, std::vector<CaseResult>& results, s
             } catch (const std::exception& e) {  // e.g. a C++ rule reading a config value of the wrong type
                 failure = std::string("the rule failed: ") + e.what();
             }
-            results.push_back({rule.id, pc.name, failure.empty(), failure, pc.where});
+            outcome.results.push_back({rule.id, pc.name, failure.empty(), failure, pc.where});
             if (!failure.empty()) {
                 ok = false;
-                diagnostics.push_back({Diagnostic::Severity::Error, pc.where, rule.id,
-                                       "inline case '" + pc.name + "' failed: " + failure + "; rule left out"});
+                outcome.diagnostics.push_back({Diagnostic::Severity::Error, pc.where, rule.id,
+                                               "inline case '" + pc.name + "' failed: " + failure + "; rule left out"});
             }
         }
         if (ok)
             kept.push_back(rule);  // copied: the catalog may still read `rules` while cases run
+        else
+            outcome.dropped[static_cast<std::size_t>(kind)].push_back(rule.id);
     }
     rules = std::move(kept);
+}
+
+/// Erases the rules whose id is listed (the rules an earlier run of the cases left out).
+template <typename Rule> void dropListed(std::vector<Rule>& rules, const std::vector<std::string>& ids)
+{
+    if (ids.empty())
+        return;
+    rules.erase(std::remove_if(rules.begin(), rules.end(),
+                               [&](const Rule& r) { return std::find(ids.begin(), ids.end(), r.id) != ids.end(); }),
+                rules.end());
 }
 
 }  // namespace
@@ -263,49 +275,63 @@ bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, 
 std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
                                                          std::vector<CodeRuleEntry>& codeRules,
                                                          std::vector<RefineRule>& refineRules,
-                                                         std::vector<PriorityTable>& tables,
-                                                         std::vector<CaseResult>& results,
-                                                         std::vector<Diagnostic>& diagnostics)
+                                                         std::vector<PriorityTable>& tables, CaseOutcome& outcome)
 {
     // Extractors: each case line, plus the symptom they name must be registered.
     std::vector<ExtractorRule> kept;
     for (auto& rule : extractors) {
-        bool ok = checkSymptomRegistered(catalog, rule.symptom, rule.id, rule.where, diagnostics);
+        bool ok = checkSymptomRegistered(catalog, rule.symptom, rule.id, rule.where, outcome.diagnostics);
         // The cases run on a copy of the pattern, dropped afterwards: the DFA states and reverse program they
         // build would otherwise stay in the catalog for the life of the process (most of its memory).
         const auto compiled = rule.re;
         if (compiled)
-            rule.re = std::make_shared<re2::RE2>(compiled->pattern(), compiled->options());
+            rule.re =
+                std::make_shared<const LazyRegex>(compiled->pattern(), compiled->options(), compiled->programSize());
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
             const std::string failure = checkExtractorCase(rule, ec);
-            results.push_back({rule.id, "case " + std::to_string(i + 1), failure.empty(), failure, ec.where});
+            outcome.results.push_back({rule.id, "case " + std::to_string(i + 1), failure.empty(), failure, ec.where});
             if (!failure.empty()) {
                 ok = false;
-                diagnostics.push_back({Diagnostic::Severity::Error, ec.where, rule.id,
-                                       "inline case failed: " + failure + "; rule left out"});
+                outcome.diagnostics.push_back({Diagnostic::Severity::Error, ec.where, rule.id,
+                                               "inline case failed: " + failure + "; rule left out"});
             }
         }
         rule.re = compiled;
         if (ok)
             kept.push_back(std::move(rule));
+        else
+            outcome.dropped[static_cast<std::size_t>(CaseRuleKind::Extractor)].push_back(rule.id);
     }
     extractors = std::move(kept);
 
     auto compiled = std::make_shared<const ExtractorSet>(extractors);  // once for every pipeline case and analysis
     const ExtractorSet& set = *compiled;
     Trace scratch;
-    evaluateRules(codeRules, results, diagnostics, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {
+    evaluateRules(codeRules, outcome, CaseRuleKind::Code, [&](const CodeRuleEntry& rule, const PipelineCase& pc) {
         return checkExpectation(pc, runPipelineCase(catalog, pc, TracePhase::Early, rule.id, nullptr, scratch, &set));
     });
-    evaluateRules(refineRules, results, diagnostics, [&](const RefineRule& rule, const PipelineCase& pc) {
+    evaluateRules(refineRules, outcome, CaseRuleKind::Refine, [&](const RefineRule& rule, const PipelineCase& pc) {
         return checkExpectation(pc, runPipelineCase(catalog, pc, rule.phase, rule.id, nullptr, scratch, &set));
     });
-    evaluateRules(tables, results, diagnostics, [&](const PriorityTable& table, const PipelineCase& pc) {
+    evaluateRules(tables, outcome, CaseRuleKind::Priority, [&](const PriorityTable& table, const PipelineCase& pc) {
         return checkExpectation(pc,
                                 runPipelineCase(catalog, pc, TracePhase::Priority, table.id, &table, scratch, &set));
     });
     return compiled;
+}
+
+std::shared_ptr<const ExtractorSet> applyCaseOutcome(const CaseOutcome& outcome, std::vector<ExtractorRule>& extractors,
+                                                     std::vector<CodeRuleEntry>& codeRules,
+                                                     std::vector<RefineRule>& refineRules,
+                                                     std::vector<PriorityTable>& tables)
+{
+    const auto& dropped = outcome.dropped;
+    dropListed(extractors, dropped[static_cast<std::size_t>(CaseRuleKind::Extractor)]);
+    dropListed(codeRules, dropped[static_cast<std::size_t>(CaseRuleKind::Code)]);
+    dropListed(refineRules, dropped[static_cast<std::size_t>(CaseRuleKind::Refine)]);
+    dropListed(tables, dropped[static_cast<std::size_t>(CaseRuleKind::Priority)]);
+    return std::make_shared<const ExtractorSet>(extractors);
 }
 
 }  // namespace attrib::engine

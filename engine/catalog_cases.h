@@ -2,6 +2,7 @@
 // Evaluation of the catalog's inline cases (BRIEF §5): a failing case leaves its rule out.
 #pragma once
 
+#include "engine/case_cache.h"
 #include "engine/catalog.h"
 #include "engine/extractor.h"
 #include "engine/pipeline.h"
@@ -34,13 +35,18 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
 bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, const std::string& rule,
                             const Location& where, std::vector<Diagnostic>& diagnostics);
 
-/// Evaluates all cases in dependency order and erases the rules whose cases fail. Returns the kept extractors
-/// compiled (the catalog's extractor set).
+/// Evaluates all cases in dependency order, records what they decided in `outcome` and erases the rules whose
+/// cases fail. Returns the kept extractors compiled (the catalog's extractor set).
 std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog, std::vector<ExtractorRule>& extractors,
                                                          std::vector<CodeRuleEntry>& codeRules,
                                                          std::vector<RefineRule>& refineRules,
-                                                         std::vector<PriorityTable>& tables,
-                                                         std::vector<CaseResult>& results,
-                                                         std::vector<Diagnostic>& diagnostics);
+                                                         std::vector<PriorityTable>& tables, CaseOutcome& outcome);
+
+/// Erases the rules an earlier evaluation of the same catalog left out (a kept outcome, engine/case_cache.h), without
+/// running the cases. Returns the kept extractors compiled.
+std::shared_ptr<const ExtractorSet> applyCaseOutcome(const CaseOutcome& outcome, std::vector<ExtractorRule>& extractors,
+                                                     std::vector<CodeRuleEntry>& codeRules,
+                                                     std::vector<RefineRule>& refineRules,
+                                                     std::vector<PriorityTable>& tables);
 
 }  // namespace attrib::engine

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Loading a rules folder: its files (catalog_files.cpp), each parsed alone with its value positions, every
-// entry parsed alone (a wrong-typed field leaves out that entry, not the file), each source kind's RE2::Set held
-// under its size cap (a rule that breaks it is left out, not the whole kind), then the inline cases.
+// entry parsed alone (a wrong-typed field leaves out that entry, not the file), the catalog's RE2::Set held under
+// its size cap (a rule that breaks it is left out, not the whole catalog), then the inline cases.
 #include "engine/catalog_loader.h"
 #include "engine/catalog_cases.h"
+#include "engine/lazy_regex.h"
 #include "engine/metric_rules.h"
 
 #include <re2/re2.h>
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 
 namespace fs = std::filesystem;
 
@@ -162,38 +164,36 @@ void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
 
 namespace {
 
-/// Compiled size allowed for one source kind's RE2::Set (the whole catalog's patterns total ~11,000).
-constexpr long MaxSetProgram = 100000;
+/// Compiled size allowed for the catalog's RE2::Set, which holds every pattern (the catalog's own total ~105,000
+/// instructions at 691 extractors, ~1.7 MB of program).
+constexpr long MaxSetProgram = 300000;
 
-/// Leaves out, one at a time (largest program first), the extractors without which each source kind's
-/// RE2::Set stays under its size cap, so one rule cannot silence every rule of its kinds nor make every analysis
-/// compile a huge set. Under the cap a set's program is a few MB, far inside its DFA budget, so it compiles: the
-/// sets are compiled once, by the catalog's ExtractorSet, which reports a kind that still fails.
+/// Leaves out, one at a time (largest program first), the extractors without which the catalog's RE2::Set
+/// stays under its size cap, so one rule cannot silence every other rule nor make every analysis compile a huge
+/// set. Under the cap the set's program is a few MB, far inside its DFA budget, so it compiles: it is compiled
+/// once, by the catalog's ExtractorSet, which reports a set that still fails.
 void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
 {
-    for (int k = 0; k < SourceKindCount; ++k) {
-        const auto kind = static_cast<SourceKind>(k);
-        std::vector<std::size_t> members;
-        long total = 0;
-        for (std::size_t i = 0; i < extractors.size(); ++i)
-            if (extractors[i].re && std::count(extractors[i].sources.begin(), extractors[i].sources.end(), kind)) {
-                members.push_back(i);
-                total += extractors[i].re->ProgramSize();
-            }
-        while (!members.empty() && total > MaxSetProgram) {
-            const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
-                return extractors[a].re->ProgramSize() < extractors[b].re->ProgramSize();
-            });
-            ExtractorRule& rule = extractors[*worst];
-            diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
-                                   std::string("the ") + toString(kind) + " pattern set (" + std::to_string(total) +
-                                       " instructions) is over its cap of " + std::to_string(MaxSetProgram) +
-                                       " with this rule's pattern of " + std::to_string(rule.re->ProgramSize()) +
-                                       " instructions; rule left out"});
-            total -= rule.re->ProgramSize();
-            rule.re.reset();
-            members.erase(worst);
+    std::vector<std::size_t> members;
+    long total = 0;
+    for (std::size_t i = 0; i < extractors.size(); ++i)
+        if (extractors[i].re) {
+            members.push_back(i);
+            total += extractors[i].re->programSize();
         }
+    while (!members.empty() && total > MaxSetProgram) {
+        const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
+            return extractors[a].re->programSize() < extractors[b].re->programSize();
+        });
+        ExtractorRule& rule = extractors[*worst];
+        diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
+                               "the catalog's pattern set (" + std::to_string(total) +
+                                   " instructions) is over its cap of " + std::to_string(MaxSetProgram) +
+                                   " with this rule's pattern of " + std::to_string(rule.re->programSize()) +
+                                   " instructions; rule left out"});
+        total -= rule.re->programSize();
+        rule.re.reset();
+        members.erase(worst);
     }
     extractors.erase(std::remove_if(extractors.begin(), extractors.end(), [](const auto& r) { return !r.re; }),
                      extractors.end());
@@ -201,7 +201,8 @@ void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>
 
 }  // namespace
 
-std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeRuleRegistry& code)
+std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeRuleRegistry& code,
+                                             const std::string& caseCacheDir)
 {
     auto cat = std::make_shared<Catalog>();
     cat->m_dir = dir;
@@ -222,14 +223,24 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
     capSetSizes(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
-    cat->m_extractorSet = evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
-                                               cat->m_priorityTables, cat->m_caseResults, cat->m_diagnostics);
-    for (const SourceKind kind : cat->m_extractorSet->failedKinds())
-        cat->m_diagnostics.push_back(
-            {Diagnostic::Severity::Error,
-             {},
-             "",
-             std::string("the ") + toString(kind) + " pattern set does not compile; no extractor reads those lines"});
+    const std::string cacheKey = caseCacheDir.empty() ? std::string() : caseCacheKey(dir, cat->m_hash);
+    std::optional<CaseOutcome> outcome = readCaseOutcome(caseCacheDir, cacheKey);
+    if (outcome) {
+        cat->m_extractorSet =
+            applyCaseOutcome(*outcome, cat->m_extractors, cat->m_codeRules, cat->m_refineRules, cat->m_priorityTables);
+    } else {
+        outcome.emplace();
+        cat->m_extractorSet = evaluateCatalogCases(*cat, cat->m_extractors, cat->m_codeRules, cat->m_refineRules,
+                                                   cat->m_priorityTables, *outcome);
+        writeCaseOutcome(caseCacheDir, cacheKey, *outcome);
+    }
+    cat->m_caseResults = std::move(outcome->results);
+    cat->m_diagnostics.insert(cat->m_diagnostics.end(), outcome->diagnostics.begin(), outcome->diagnostics.end());
+    if (!cat->m_extractorSet->compiled())
+        cat->m_diagnostics.push_back({Diagnostic::Severity::Error,
+                                      {},
+                                      "",
+                                      "the catalog's pattern set does not compile; no extractor reads any line"});
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
     return cat;
 }

@@ -2,6 +2,7 @@
 // RE2::Set classification per source kind, then named-capture extraction on hit lines only.
 #include "engine/extractor.h"
 #include "engine/host_name.h"
+#include "engine/lazy_regex.h"
 #include "engine/number.h"
 
 #include <re2/re2.h>
@@ -18,9 +19,9 @@ namespace attrib::engine {
 
 namespace {
 
-/// Options of a source kind's set. A set holds hundreds of patterns, so each DFA state is large: with RE2's
-/// default 8 MB budget the state cache filled and was thrown away again and again on varied lines
-/// (docs/performance.md: the nvlink sample 2.6 -> 1.3 s, the corpus eval 8.4 -> 6.2 s). 64 MB still bounds it.
+/// Options of the catalog's set. It holds every pattern, so each DFA state is large: with RE2's default 8 MB
+/// budget the state cache filled and was thrown away again and again on varied lines (docs/performance.md: the
+/// nvlink sample 2.6 -> 1.3 s, the corpus eval 8.4 -> 6.2 s). 64 MB still bounds it.
 re2::RE2::Options setOptions()
 {
     re2::RE2::Options options;
@@ -28,47 +29,53 @@ re2::RE2::Options setOptions()
     return options;
 }
 
+using KindMask = std::uint32_t;
+static_assert(SourceKindCount <= 32);
+
+constexpr KindMask bit(SourceKind kind)
+{
+    return KindMask{1} << static_cast<unsigned>(kind);
+}
+
 }  // namespace
 
-struct ExtractorSet::KindSet {
+/// One RE2::Set of every usable pattern, shared by all source kinds: a line's hits are then kept for the rules
+/// that read its kind. One program and one DFA cache instead of one per kind (the plain-text kind read every
+/// pattern anyway, so the union was already compiled once).
+struct ExtractorSet::Compiled {
     re2::RE2::Set set{setOptions(), re2::RE2::UNANCHORED};
-    std::vector<const ExtractorRule*> rules;
+    std::vector<const ExtractorRule*> rules;  ///< by set index
+    std::vector<KindMask> reads;              ///< by set index: the kinds whose lines the rule reads
+    KindMask anyRule = 0;                     ///< kinds some rule reads
     bool compiled = false;
 };
 
 ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
+    : m_compiled(std::make_unique<Compiled>())
 {
+    auto& c = *m_compiled;
     for (const auto& rule : rules) {
         if (!rule.re)
             continue;
         // Plain text (SourceKind::Text) has no known format, so every extractor reads it, whatever its sources.
-        std::vector<SourceKind> kinds(rule.sources.begin(), rule.sources.end());
-        if (std::find(kinds.begin(), kinds.end(), SourceKind::Text) == kinds.end())
-            kinds.push_back(SourceKind::Text);
-        for (SourceKind kind : kinds) {
-            auto& slot = m_sets[static_cast<std::size_t>(kind)];
-            if (!slot)
-                slot = std::make_unique<KindSet>();
-            std::string error;
-            if (slot->set.Add(rule.pattern, &error) >= 0)
-                slot->rules.push_back(&rule);
+        KindMask reads = bit(SourceKind::Text);
+        for (SourceKind kind : rule.sources)
+            reads |= bit(kind);
+        std::string error;
+        if (c.set.Add(rule.pattern, &error) >= 0) {
+            c.rules.push_back(&rule);
+            c.reads.push_back(reads);
+            c.anyRule |= reads;
         }
     }
-    for (auto& slot : m_sets) {
-        if (slot)
-            slot->compiled = slot->set.Compile();
-    }
+    c.compiled = !c.rules.empty() && c.set.Compile();
 }
 
 ExtractorSet::~ExtractorSet() = default;
 
-std::vector<SourceKind> ExtractorSet::failedKinds() const
+bool ExtractorSet::compiled() const
 {
-    std::vector<SourceKind> failed;
-    for (std::size_t k = 0; k < m_sets.size(); ++k)
-        if (m_sets[k] && !m_sets[k]->compiled)
-            failed.push_back(static_cast<SourceKind>(k));
-    return failed;
+    return m_compiled->compiled || m_compiled->rules.empty();
 }
 
 namespace {
@@ -87,7 +94,7 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
 {
     if (!rule.re)
         return false;
-    const re2::RE2& re = *rule.re;
+    const re2::RE2& re = rule.re->regex();
     const int groups = re.NumberOfCapturingGroups();
     std::vector<re2::StringPiece> pieces(static_cast<std::size_t>(groups) + 1);
     if (!re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED, pieces.data(),
@@ -103,20 +110,21 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
 
 bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const
 {
-    const auto& slot = m_sets[static_cast<std::size_t>(kind)];
-    if (!slot || !slot->compiled)
+    const auto& c = *m_compiled;
+    const KindMask want = bit(kind);
+    if (!c.compiled || !(c.anyRule & want))
         return false;
     // Most lines match no rule. Asking only whether one does lets the DFA stop at its first match and spares the
     // per-call match set RE2 allocates when asked which; the few lines that match are scanned again for that.
     const re2::StringPiece piece(text.data(), text.size());
     re2::RE2::Set::ErrorInfo info{};
     std::vector<int> hits;
-    if (slot->set.Match(piece, nullptr, &info)) {
-        if (!slot->set.Match(piece, &hits, &info))
+    if (c.set.Match(piece, nullptr, &info)) {
+        if (!c.set.Match(piece, &hits, &info))
             hits.clear();
     }
     if (info.kind == re2::RE2::Set::kOutOfMemory) {  // the DFA ran out of its budget on this line: each rule alone
-        hits.resize(slot->rules.size());
+        hits.resize(c.rules.size());
         for (std::size_t i = 0; i < hits.size(); ++i)
             hits[i] = static_cast<int>(i);
     }
@@ -125,8 +133,10 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
     std::sort(hits.begin(), hits.end());
     bool any = false;
     for (int index : hits) {
+        if (!(c.reads[static_cast<std::size_t>(index)] & want))  // a rule for other kinds of lines
+            continue;
         LineMatch m;
-        m.rule = slot->rules[static_cast<std::size_t>(index)];
+        m.rule = c.rules[static_cast<std::size_t>(index)];
         if (matchRule(*m.rule, text, m.captures)) {
             out.push_back(std::move(m));
             any = true;
@@ -138,10 +148,9 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
 std::vector<std::string> ExtractorSet::rulesFor(SourceKind kind) const
 {
     std::vector<std::string> ids;
-    if (const auto& slot = m_sets[static_cast<std::size_t>(kind)]) {
-        for (const auto* rule : slot->rules)
-            ids.push_back(rule->id);
-    }
+    for (std::size_t i = 0; i < m_compiled->rules.size(); ++i)
+        if (m_compiled->reads[i] & bit(kind))
+            ids.push_back(m_compiled->rules[i]->id);
     return ids;
 }
 

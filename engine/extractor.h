@@ -28,12 +28,12 @@ public:
     bool match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const;
     /// Ids of the rules that looked at lines of this kind (for "which rules looked at this line").
     std::vector<std::string> rulesFor(SourceKind kind) const;
-    /// The source kinds whose set did not compile (their lines match nothing), for a catalog diagnostic.
-    std::vector<SourceKind> failedKinds() const;
+    /// False when there were patterns but their set did not compile (then no line matches), for a diagnostic.
+    bool compiled() const;
 
 private:
-    struct KindSet;
-    std::array<std::unique_ptr<KindSet>, SourceKindCount> m_sets;
+    struct Compiled;
+    std::unique_ptr<Compiled> m_compiled;
 };
 
 /// Runs one rule's pattern on a line; fills the named captures. Used by the set and by inline cases.

@@ -26,14 +26,9 @@ struct CliContext {
     int exitCode = 0;
 };
 
-/// Where loadCatalogFor writes the catalog's diagnostics: to stderr (every subcommand that uses the rules), or
-/// nowhere when the caller lists them itself (`attrib rules test`).
-enum class CatalogNotes { ToStderr, Silent };
-
 /// Loads the catalog from `--rules DIR` (or the installed / source catalog when empty). A rule file that does not
 /// load is never silent: its diagnostics go to stderr as `attrib: catalog: FILE:LINE: ...`.
-engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli,
-                                  CatalogNotes notes = CatalogNotes::ToStderr);
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli);
 /// The catalog's error-level diagnostics (rules that did not load).
 std::size_t catalogErrors(const engine::Catalog& catalog);
 

@@ -22,7 +22,8 @@ struct RulesTestOptions {
 
 int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
 {
-    const auto catalog = loadCatalogFor(o.rulesDir, cli, CatalogNotes::Silent);
+    // Every case runs: this command is how a rule author checks them, so no outcome kept from an earlier load.
+    const auto catalog = rules::loadCatalog(rules::findRulesDir(o.rulesDir, cli.executable), rules::CaseRuns::Fresh);
     for (const auto& r : catalog->caseResults()) {
         if (!r.passed)
             std::cout << "FAIL "
@@ -43,13 +44,11 @@ int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
 
 }  // namespace
 
-engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli, CatalogNotes notes)
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli)
 {
     auto catalog = rules::loadCatalog(rules::findRulesDir(rulesDir, cli.executable));
-    if (notes == CatalogNotes::ToStderr) {
-        for (const auto& d : catalog->diagnostics())
-            std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
-    }
+    for (const auto& d : catalog->diagnostics())
+        std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
     return catalog;
 }
 

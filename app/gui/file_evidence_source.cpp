@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/file_evidence_source.h"
 
+#include "engine/lazy_regex.h"
 #include "importers/archive.h"
 #include "importers/bundle_access.h"
 #include "importers/line_reader.h"
@@ -302,9 +303,10 @@ QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, c
             std::find(rule.sources.begin(), rule.sources.end(), kind) != rule.sources.end();
         if (!rule.re || !reads)
             continue;
-        const int groups = rule.re->NumberOfCapturingGroups();
+        const re2::RE2& re = rule.re->regex();
+        const int groups = re.NumberOfCapturingGroups();
         std::vector<re2::StringPiece> match(static_cast<std::size_t>(groups) + 1);
-        if (!rule.re->Match(utf8, 0, utf8.size(), RE2::UNANCHORED, match.data(), groups + 1))
+        if (!re.Match(utf8, 0, utf8.size(), RE2::UNANCHORED, match.data(), groups + 1))
             continue;
         const auto span = [&](const re2::StringPiece& piece, bool capture) {
             const auto begin = static_cast<std::size_t>(piece.data() - utf8.data());
@@ -312,7 +314,7 @@ QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, c
             spans.append({start, utf16Index(utf8, begin + piece.size()) - start, capture});
         };
         span(match[0], false);
-        for (const auto& [name, group] : rule.re->NamedCapturingGroups()) {
+        for (const auto& [name, group] : re.NamedCapturingGroups()) {
             if (group <= groups && match[group].data() && !match[group].empty())
                 span(match[group], true);
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Registration of the C++ rules and lookup of the catalog folder.
 #include "rules/cpp/builtin_rules.h"
+#include "engine/case_cache.h"
 
 #include "rules/cpp/breadth.h"
 #include "rules/cpp/checkpoint_stall.h"
@@ -94,9 +95,10 @@ std::string sourceRulesDir()
     return ATTRIB_SOURCE_RULES_DIR;
 }
 
-engine::CatalogPtr loadCatalog(const std::string& dir)
+engine::CatalogPtr loadCatalog(const std::string& dir, CaseRuns runs)
 {
-    return engine::Catalog::load(dir, builtinCodeRules());
+    return engine::Catalog::load(dir, builtinCodeRules(),
+                                 runs == CaseRuns::Reuse ? engine::defaultCaseCacheDir() : std::string());
 }
 
 }  // namespace attrib::rules

@@ -20,7 +20,11 @@ std::string findSamplesDir(const std::string& executablePath);
 /// The catalog folder of the source tree this build was configured from.
 std::string sourceRulesDir();
 
+/// Whether a load may take what the inline cases decided from the last load of the same catalog by this
+/// program (engine/case_cache.h) or runs every case again (`attrib rules test`).
+enum class CaseRuns { Reuse, Fresh };
+
 /// Loads the catalog with the built-in C++ rules.
-engine::CatalogPtr loadCatalog(const std::string& dir);
+engine::CatalogPtr loadCatalog(const std::string& dir, CaseRuns runs = CaseRuns::Reuse);
 
 }  // namespace attrib::rules

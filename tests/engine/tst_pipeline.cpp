@@ -5,6 +5,7 @@
 #include "engine/catalog_cases.h"
 #include "engine/extractor.h"
 #include "engine/json_util.h"
+#include "engine/lazy_regex.h"
 #include "engine/pci.h"
 #include "engine/pipeline.h"
 
@@ -84,8 +85,9 @@ private Q_SLOTS:
     void aliasedGroupsSetOneField()
     {
         ExtractorRule rule;
-        rule.re = std::make_shared<re2::RE2>(R"(GPU (?P<gpu__a>\d+) lost|lost GPU#(?P<gpu__b>\d+) on (?P<node>\S+))");
-        QVERIFY(rule.re->ok());
+        rule.re = std::make_shared<const LazyRegex>(
+            R"(GPU (?P<gpu__a>\d+) lost|lost GPU#(?P<gpu__b>\d+) on (?P<node>\S+))", re2::RE2::Options(), 0);
+        QVERIFY(rule.re->regex().ok());
         engine::AttrMap captures;
         QVERIFY(matchRule(rule, "kernel: lost GPU#5 on n7", captures));
         QCOMPARE(captures.size(), std::size_t(2));

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "engine/lazy_regex.h"
+
+namespace attrib::engine {
+
+LazyRegex::LazyRegex(std::string pattern, const re2::RE2::Options& options, int programSize)
+    : m_pattern(std::move(pattern))
+    , m_options(options)
+    , m_programSize(programSize)
+{
+}
+
+LazyRegex::~LazyRegex() = default;
+
+const re2::RE2& LazyRegex::regex() const
+{
+    std::call_once(m_once, [this] { m_re = std::make_unique<re2::RE2>(m_pattern, m_options); });
+    return *m_re;
+}
+
+}  // namespace attrib::engine
