@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RE2::Set classification per source kind, then named-capture extraction on hit lines only.
+// One RE2::Set classifies every line for all source kinds, then named-capture extraction on hit lines only.
 #include "engine/extractor.h"
 #include "engine/host_name.h"
 #include "engine/lazy_regex.h"

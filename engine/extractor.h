@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Extract phase: the catalog's extractor rules compiled into one RE2::Set per source kind.
+// Extract phase: the catalog's extractor rules compiled into one RE2::Set, each line's hits kept for its source kind.
 #pragma once
 
 #include "engine/catalog.h"
@@ -16,7 +16,7 @@ struct LineMatch {
     AttrMap captures;
 };
 
-/// Matches lines against every extractor of their source kind in one pass.
+/// Matches lines against every extractor that reads their source kind, in one pass.
 class ExtractorSet {
 public:
     explicit ExtractorSet(const std::vector<ExtractorRule>& rules);
