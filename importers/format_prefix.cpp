@@ -119,6 +119,26 @@ bool stripRole(std::string_view& s)
     return true;
 }
 
+/// A stream tag a tool put before each line of a process' output: `[stderr] ` or `[stdout] ` (agent and job
+/// runners pasting a command's output, e.g. `[stderr] Traceback (most recent call last):`), with or without a colon,
+/// and the one space after it.
+bool stripStreamTag(std::string_view& s)
+{
+    static constexpr std::array<std::string_view, 2> tags = {"[stderr]", "[stdout]"};
+    for (const auto tag : tags) {
+        if (!startsWith(s, tag))
+            continue;
+        std::size_t pos = tag.size();
+        if (at(s, pos, ':'))
+            ++pos;
+        if (pos < s.size() && s[pos] != ' ')
+            return false;
+        s.remove_prefix(pos < s.size() ? pos + 1 : pos);  // one space: indentation after it is the output's own
+        return true;
+    }
+    return false;
+}
+
 /// `kubectl logs --prefix`: `[pod/name/container] `.
 bool stripPod(std::string_view& s)
 {
@@ -327,7 +347,7 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkIso;
     if (stripBareGlog(s, years, out))
         return MarkGlog;
-    if (stripRole(s))
+    if (stripRole(s) || stripStreamTag(s))
         return MarkRole;
     if (stripPod(s))
         return MarkPod;

@@ -190,6 +190,12 @@ void TestPlainText::launcherPrefixes()
                 {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
                 {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
                 {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9},
+                // a runner's stream tag before a command's output; indentation after its space is the output's own
+                {"[stderr] ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
+                 "ModuleNotFoundError: No module named 'x'"},
+                {"[stdout]: [rank1]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 1},
+                {"[stderr]   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
+                {"[stderr]x", NoTime, TimeSource::None, "", "[stderr]x"},
                 // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
                 {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
                  makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",
