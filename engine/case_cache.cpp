@@ -156,6 +156,12 @@ void writeCaseOutcome(const std::string& cacheDir, const std::string& key, const
 {
     if (cacheDir.empty() || key.empty())
         return;
+    std::string text;
+    try {
+        text = toJson(outcome, key).dump();
+    } catch (const nlohmann::json::exception&) {  // a message that is not UTF-8 (a C++ rule's exception text): the
+        return;                                   // outcome is not kept, so a reused one never differs from a fresh
+    }
     std::error_code ec;
     fs::create_directories(cacheDir, ec);
     const std::string path = entryPath(cacheDir, key);
@@ -164,7 +170,7 @@ void writeCaseOutcome(const std::string& cacheDir, const std::string& key, const
         std::ofstream out(aside, std::ios::binary | std::ios::trunc);
         if (!out)
             return;
-        out << toJson(outcome, key).dump();
+        out << text;
         if (!out.flush()) {
             out.close();
             fs::remove(aside, ec);

@@ -121,6 +121,29 @@ private Q_SLOTS:
         QVERIFY(readJson(entry).contains("results"));  // written again whole
     }
 
+    void outcomeRoundTripsAndUnwritableTextIsNotKept()
+    {
+        engine::CaseOutcome outcome;
+        outcome.results.push_back({"r1", "case 1", false, "expected 'a' but got 'b'", {"extractors/x.json", 7}});
+        outcome.diagnostics.push_back(
+            {engine::Diagnostic::Severity::Warning, {"refine/y.json", 3}, "r2", "inline case 'c' failed"});
+        outcome.dropped[static_cast<std::size_t>(engine::CaseRuleKind::Code)].push_back("R3");
+        engine::writeCaseOutcome(m_cache.string(), "key-a", outcome);
+        const auto back = engine::readCaseOutcome(m_cache.string(), "key-a");
+        QVERIFY(back);
+        QCOMPARE(back->results.at(0).failure, outcome.results.at(0).failure);
+        QCOMPARE(back->results.at(0).where.str(), std::string("extractors/x.json:7"));
+        QVERIFY(back->diagnostics.at(0).severity == engine::Diagnostic::Severity::Warning);
+        QCOMPARE(back->diagnostics.at(0).str(), outcome.diagnostics.at(0).str());
+        QCOMPARE(back->dropped[static_cast<std::size_t>(engine::CaseRuleKind::Code)], std::vector<std::string>{"R3"});
+        QVERIFY(!engine::readCaseOutcome(m_cache.string(), "key-b"));  // another key reads nothing
+
+        outcome.results.at(0).failure = "got '\xff\xfe'";  // not UTF-8 (a C++ rule's exception text)
+        engine::writeCaseOutcome(m_cache.string(), "key-c", outcome);
+        QVERIFY(!engine::readCaseOutcome(m_cache.string(), "key-c"));
+        QCOMPARE(entries(m_cache).size(), std::size_t(1));  // nothing written aside either
+    }
+
     void noFolderNoCache()
     {
         engine::Catalog::load(m_rules.string(), rules::builtinCodeRules());
