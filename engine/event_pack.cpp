@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// PackedEvents: LEB128 varints (signed values zigzag-encoded) and length-prefixed strings, field by field.
+// PackedEvents: LEB128 varints (signed values zigzag-encoded) and length-prefixed strings, field by field; an
+// event's names (type, rule, symptom, node, link) as indexes into the pack's table of distinct names.
 #include "engine/event_pack.h"
 
 #include <stdexcept>
+#include <unordered_map>
 
 namespace attrib::engine {
 
 namespace {
 
 /// Where the put functions write: a buffer, or nothing but the count (the first pass sizes the buffer exactly,
-/// so that the packed copy never holds two buffers while growing: it is taken at the memory peak).
+/// so that the packed copy never holds two buffers while growing: it is taken at the memory peak). The name
+/// table is filled by the first pass; the second finds every name in it.
 struct Sink {
     std::string* out = nullptr;
     std::size_t size = 0;
+    std::vector<Name>* names = nullptr;
+    std::unordered_map<const std::string*, std::uint64_t>* index = nullptr;
 
     void put(char c)
     {
@@ -48,16 +53,25 @@ void putString(Sink& out, const std::string& s)
     out.put(s);
 }
 
+/// Equal names are one interned string: its address identifies it.
+void putName(Sink& out, const Name& name)
+{
+    const auto [it, added] = out.index->try_emplace(&name.str(), out.names->size());
+    if (added)
+        out.names->push_back(name);
+    putUnsigned(out, it->second);
+}
+
 void putEvent(Sink& out, const Event& e)
 {
     putUnsigned(out, e.id);
-    putString(out, e.type);
-    putString(out, e.rule);
-    putString(out, e.symptom);
-    putString(out, e.node);
+    putName(out, e.type);
+    putName(out, e.rule);
+    putName(out, e.symptom);
+    putName(out, e.node);
     putSigned(out, e.gpu);
     putSigned(out, e.rank);
-    putString(out, e.link);
+    putName(out, e.link);
     putSigned(out, e.time);
     putUnsigned(out, static_cast<std::uint64_t>(e.timeSource));
     putUnsigned(out, e.sympathetic ? 1 : 0);
@@ -98,6 +112,14 @@ public:
         return static_cast<std::int64_t>((z >> 1) ^ (~(z & 1) + 1));
     }
 
+    Name getName(const std::vector<Name>& names)
+    {
+        const std::uint64_t i = getUnsigned();
+        if (i >= names.size())
+            throw std::logic_error("PackedEvents: name index past the table");
+        return names[i];
+    }
+
     std::string getString()
     {
         const std::uint64_t n = getUnsigned();
@@ -125,11 +147,12 @@ private:
 PackedEvents::PackedEvents(const std::vector<Event>& events)
     : m_count(events.size())
 {
-    Sink count;
+    std::unordered_map<const std::string*, std::uint64_t> index;
+    Sink count{nullptr, 0, &m_names, &index};
     for (const Event& e : events)
         putEvent(count, e);
     m_bytes.reserve(count.size);
-    Sink write{&m_bytes};
+    Sink write{&m_bytes, 0, &m_names, &index};
     for (const Event& e : events)
         putEvent(write, e);
 }
@@ -140,13 +163,13 @@ std::vector<Event> PackedEvents::unpack() const
     Reader in(m_bytes);
     for (Event& e : events) {
         e.id = in.getUnsigned();
-        e.type = in.getString();
-        e.rule = in.getString();
-        e.symptom = in.getString();
-        e.node = in.getString();
+        e.type = in.getName(m_names);
+        e.rule = in.getName(m_names);
+        e.symptom = in.getName(m_names);
+        e.node = in.getName(m_names);
         e.gpu = static_cast<int>(in.getSigned());
         e.rank = static_cast<int>(in.getSigned());
-        e.link = in.getString();
+        e.link = in.getName(m_names);
         e.time = in.getSigned();
         e.timeSource = static_cast<TimeSource>(in.getUnsigned());
         e.sympathetic = in.getUnsigned() != 0;

@@ -21,10 +21,11 @@ public:
     /// The events as they were packed, field for field.
     std::vector<Event> unpack() const;
     std::size_t size() const { return m_count; }
-    std::size_t bytes() const { return m_bytes.size(); }
+    std::size_t bytes() const { return m_bytes.size() + m_names.size() * sizeof(Name); }
 
 private:
     std::string m_bytes;
+    std::vector<Name> m_names;  ///< the distinct names the events hold, by the index the bytes give
     std::size_t m_count = 0;
 };
 

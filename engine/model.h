@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/attr_map.h"
+#include "engine/name.h"
 
 #include <cstdint>
 #include <map>
@@ -19,10 +20,10 @@ inline constexpr TimeNs NsPerMs = 1'000'000;
 inline constexpr TimeNs NsPerSec = 1'000'000'000;
 
 /// How an observation's timestamp was derived; lower confidence further down the list.
-enum class TimeSource { Absolute, YearInferred, BootRelative, Inherited, None };
+enum class TimeSource : std::uint8_t { Absolute, YearInferred, BootRelative, Inherited, None };
 
 /// The kind of collector (file format family) an observation came from.
-enum class SourceKind {
+enum class SourceKind : std::uint8_t {
     Kernel,         ///< dmesg (raw / -T), kern.log, journal kernel lines
     Syslog,         ///< syslog lines from daemons (RFC 3164 / 5424 / ISO)
     App,            ///< per-rank application logs (NCCL, PyTorch, torchrun, Python)
@@ -51,19 +52,19 @@ struct SourceRef {
 /// One normalized piece of evidence: a log record or a metric sample.
 struct Observation {
     std::uint64_t id = 0;
-    SourceKind kind = SourceKind::Unknown;
     SourceRef source;
-    std::string node;
-    int rank = -1;
-    int gpu = -1;  ///< local device index when the line names one (NCCL `[n]`)
     TimeNs time = NoTime;
-    TimeSource timeSource = TimeSource::None;
-    std::string text;  ///< message body after prefixes (kept only for matched lines)
     /// Earlier lines just like this one (same matches, node, rank, GPU) counted but not kept: a storm's repeats
     /// fold into one observation that shows the latest line (importers/line_folds.h). It stands for 1 + folded lines.
     std::uint64_t folded = 0;
+    Name node;
+    std::string text;  ///< message body after prefixes (kept only for matched lines)
+    int rank = -1;
+    int gpu = -1;  ///< local device index when the line names one (NCCL `[n]`)
+    SourceKind kind = SourceKind::Unknown;
+    TimeSource timeSource = TimeSource::None;
     // Metric samples
-    std::string metric;
+    Name metric;
     double value = 0;
     std::map<std::string, std::string> labels;
 };
@@ -71,14 +72,14 @@ struct Observation {
 /// A significant fact extracted from observations by a rule.
 struct Event {
     std::uint64_t id = 0;
-    std::string type;     ///< e.g. "xid", "nccl_warn", "watchdog_timeout"
-    std::string rule;     ///< id of the rule that emitted it
-    std::string symptom;  ///< registered symptom this event raises ("" = context only)
-    std::string node;
+    Name type;     ///< e.g. "xid", "nccl_warn", "watchdog_timeout"
+    Name rule;     ///< id of the rule that emitted it
+    Name symptom;  ///< registered symptom this event raises ("" = context only)
+    Name node;
+    Name link;
+    TimeNs time = NoTime;
     int gpu = -1;
     int rank = -1;
-    std::string link;
-    TimeNs time = NoTime;
     TimeSource timeSource = TimeSource::None;
     bool sympathetic = false;  ///< a follow-up of another fault (Xid 45, 154, ...)
     AttrMap attrs;             ///< decoded fields, sorted for determinism

@@ -394,7 +394,7 @@ void recordExtraction(const std::vector<Event>& events, TraceSink& trace)
         step.rule = rule;
         step.action = TraceAction::Match;
         for (const Event* e : list) {
-            nodes.insert(e->node.empty() ? std::string("job") : e->node);
+            nodes.insert(e->node.empty() ? std::string("job") : e->node.str());
             lines += 1 + e->folded;
             if (step.events.size() < 200)
                 step.events.push_back(e->id);

@@ -107,7 +107,7 @@ private:
         // Summaries read "on N node(s): a,b": every event of the group says how wide it was, widened or not.
         for (auto* e : list) {
             const bool in = std::find(inside.begin(), inside.end(), e) != inside.end();
-            e->attrs["nodes"] = in && !names.empty() ? names : e->node.empty() ? "an unnamed node" : e->node;
+            e->attrs["nodes"] = in && !names.empty() ? names : e->node.empty() ? "an unnamed node" : e->node.str();
             e->attrs["breadth"] = in ? std::to_string(std::max<std::size_t>(nodes.size(), 1)) : "1";
             if (!wide || !in || e->node.empty())
                 continue;

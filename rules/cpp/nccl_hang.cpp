@@ -269,7 +269,7 @@ void NcclHangCulprit::emitMismatch(const Group& g, const RankFacts& facts, std::
     for (const auto& [op, ranks] : g.ops)
         if (op != majority->first)
             for (int r : ranks)
-                byNode[facts.node.count(r) ? facts.node.at(r) : g.ranks.at(r)->node].push_back(r);
+                byNode[facts.node.count(r) ? facts.node.at(r) : g.ranks.at(r)->node.str()].push_back(r);
     for (const auto& [node, ranks] : byNode) {
         Event e = baseEvent(g, "collective_mismatch", m_mismatch);
         e.node = node;

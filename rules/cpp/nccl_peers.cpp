@@ -121,7 +121,7 @@ std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::v
         if (e.type != identity)
             continue;
         const std::string address = normalizePeerAddress(eventAttr(e, "ip"));
-        const std::string node = e.attrs.count("hosts") ? hostsAlias(eventAttr(e, "hosts"), nodes) : e.node;
+        const std::string node = e.attrs.count("hosts") ? hostsAlias(eventAttr(e, "hosts"), nodes) : e.node.str();
         if (!address.empty() && !node.empty())
             seen[address].insert(node);
     }

@@ -81,7 +81,7 @@ private:
     static std::string otherNode(const Event& e, const std::vector<std::string>& nodes)
     {
         // A hostlist expression (gpu-[03-04]) is kept: expanding it is the scheduler's business.
-        if (nodes.empty() || e.node.empty() || e.node.find('[') != std::string::npos)
+        if (nodes.empty() || e.node.empty() || e.node.str().find('[') != std::string::npos)
             return {};
         return std::find(nodes.begin(), nodes.end(), e.node) != nodes.end()
             ? std::string()

@@ -84,7 +84,7 @@ public:
         const Event& e = *m_r->event(event);
         Symptom s;
         s.name = name;
-        s.id = name + "@" + (e.node.empty() ? std::string("job") : e.node) +
+        s.id = name + "@" + (e.node.empty() ? std::string("job") : e.node.str()) +
             (e.gpu >= 0 ? "/gpu" + std::to_string(e.gpu) : std::string());
         s.domain = domain;
         s.node = e.node;

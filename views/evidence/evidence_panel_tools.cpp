@@ -158,7 +158,7 @@ void EvidencePanel::buildContextMenu(qint64 row, const QPoint& globalPos)
                                          [this, o = obs.empty() ? -1 : obs[0]] { m_selection->selectObservation(o); });
     onTimeline->setEnabled(!obs.empty());
     menu.addSeparator();
-    const std::string node = !obs.empty() ? m_analysis->r().observations[static_cast<std::size_t>(obs[0])].node
+    const std::string node = !obs.empty() ? m_analysis->r().observations[static_cast<std::size_t>(obs[0])].node.str()
         : (m_analysis && file >= 0 && file < static_cast<int>(m_analysis->r().fileCoverage.size()))
         ? m_analysis->r().fileCoverage[static_cast<std::size_t>(file)].node
         : std::string();
