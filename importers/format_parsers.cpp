@@ -141,6 +141,60 @@ private:
     YearTracker m_years;
 };
 
+/// A syslog facility.level word as some exports print it before the tag (`kern.err`, `kern.warning`, `daemon.info`;
+/// busybox/OpenWrt logread, Docker Desktop's VM log, syslog-ng's `$FACILITY.$PRIORITY` templates).
+bool isFacilityLevel(std::string_view word)
+{
+    const std::size_t dot = word.find('.');
+    if (dot == std::string_view::npos || dot == 0 || dot + 1 >= word.size())
+        return false;
+    for (std::size_t i = 0; i < word.size(); ++i) {
+        const auto c = static_cast<unsigned char>(word[i]);
+        if (i != dot && !std::islower(c) && !(std::isdigit(c) && i < dot))
+            return false;
+    }
+    return true;
+}
+
+/// A kernel line inside an application log or job output, after the line's stamp: `kernel: msg`,
+/// `host kernel: msg` behind a stamp, or a syslog export's `[UTC] kern.err [host] kernel: msg`. It becomes a
+/// kernel record (tag and forwarded uptime removed, as the syslog reader does), so kernel extractors read it.
+bool takeKernelLine(ParsedLine& out)
+{
+    std::string_view s = out.text;
+    bool tagged = false;  // a facility.level word vouches for what follows
+    for (int word = 0; word < 2 && !s.empty(); ++word) {
+        const std::size_t space = s.find(' ');
+        if (space == std::string_view::npos)
+            break;
+        const std::string_view w = s.substr(0, space);
+        if (w == "UTC" || w == "GMT" || w == "Z") {
+            s = skipSpaces(s.substr(space + 1));
+        } else if (isFacilityLevel(w)) {
+            s = skipSpaces(s.substr(space + 1));
+            tagged = true;
+        } else {
+            break;
+        }
+    }
+    std::string_view host;
+    std::string_view body = s;
+    if (!stripKernelTag(body, host))
+        return false;
+    // `word kernel: ` needs a stamp or a facility word before it: in a bare application line it is prose
+    // ("CUDA kernel: ...").
+    if (!host.empty() && !tagged && out.time == engine::NoTime)
+        return false;
+    if (!host.empty())
+        out.host = host;
+    if (const auto up = parseDmesgRaw(body))
+        out.uptime = up->time;
+    out.text = stripUptime(body);
+    out.tag = "kernel";
+    out.kind = engine::SourceKind::Kernel;
+    return true;
+}
+
 /// Application logs; with `jobOutput`, a job's stdout/stderr whose srun / slurmstepd lines name their host.
 class AppParser final : public FormParser {
 public:
@@ -156,6 +210,8 @@ public:
         std::string_view host;
         if (m_jobOutput && out.host.empty() && stripSlurmstepd(out.text, host))
             out.host = host;
+        else
+            takeKernelLine(out);
         out.stamped = out.time != engine::NoTime;
         return true;
     }

@@ -79,6 +79,9 @@ struct ParsedLine {
     bool stamped = false;            ///< the line began with its format's stamp or header (false: a continuation line)
     bool indented = false;           ///< the message body after the stamp/header began with indentation (2+ blanks)
     std::string_view tag;  ///< syslog tag / RFC 5424 app-name (`kernel`, `systemd-networkd[2385]`), may be empty
+    /// The line's own collector kind where it is not the file's (a kernel line pasted into an application log);
+    /// Unknown: the file's.
+    engine::SourceKind kind = engine::SourceKind::Unknown;
 };
 
 /// Parses the lines of one file format. Stateful per file (e.g. remembers the last year seen).

@@ -70,7 +70,7 @@ public:
             return true;
         }
         fillRecord(m_line, raw, parsed);
-        if (m_jobOutput)
+        if (m_jobOutput && m_line.kind == engine::SourceKind::Unknown)
             m_line.kind =
                 isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm : engine::SourceKind::App;
         if (m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {

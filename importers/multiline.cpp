@@ -66,7 +66,7 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
     r.line = raw.number;
     r.offset = raw.offset;
     r.length = raw.fullLength;
-    r.kind = engine::SourceKind::Unknown;
+    r.kind = parsed.kind;
     r.time = parsed.time;
     r.timeSource = parsed.time == engine::NoTime ? TimeSource::None : parsed.timeSource;
     r.uptime = parsed.uptime;

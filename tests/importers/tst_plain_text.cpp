@@ -86,6 +86,7 @@ private slots:
     void notesWithoutACaseAreEvidence();
     void singleNodeJobNamesTheNode();
     void kubectlDescribeNamesThePodsNode();
+    void kernelLinesInsideAnApplicationLog();
 };
 
 void TestPlainText::sniffing_data()
@@ -406,6 +407,49 @@ void TestPlainText::kubectlDescribeNamesThePodsNode()
     QCOMPARE(nodes.size(), std::size_t(2));
     QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("gke-pool-35dd7b4d-mv7w"));
     QCOMPARE(QString::fromStdString(nodes[1]), QString());
+}
+
+/// A kernel line copied into an application log (a syslog export's `UTC kern.alert kernel:`, a journal line behind
+/// its stamp, a bare `kernel:` line) is read as the kernel's; `CUDA kernel: ...` prose without a stamp is not.
+void TestPlainText::kernelLinesInsideAnApplicationLog()
+{
+    auto parser = makeParser(Sniffed{SourceKind::App, Format::App, {}}, TimeHints{2026, NoTime});
+    struct Case {
+        const char* line;
+        SourceKind kind;
+        const char* host;
+        const char* body;
+    };
+    const std::vector<Case> cases = {
+        {"2016-05-20 10:22:31 +0000 UTC kern.alert kernel: BUG: unable to handle kernel NULL pointer dereference",
+         SourceKind::Kernel, "", "BUG: unable to handle kernel NULL pointer dereference"},
+        {"2026-03-01T10:00:00Z gpu-n07 kernel: [ 12.500000] NVRM: Xid 79", SourceKind::Kernel, "gpu-n07",
+         "NVRM: Xid 79"},
+        {"kernel: NVRM: a", SourceKind::Kernel, "", "NVRM: a"},
+        {"daemon.err gpu-n07 kernel: c", SourceKind::Kernel, "gpu-n07", "c"},
+        {"CUDA kernel: launch failed", SourceKind::Unknown, "", "CUDA kernel: launch failed"},
+        {"2026-03-01 10:00:00,123 INFO step 5 loss 2.1", SourceKind::Unknown, "", "INFO step 5 loss 2.1"},
+    };
+    for (const auto& c : cases) {
+        ParsedLine parsed;
+        QVERIFY2(parser->parse(c.line, parsed), c.line);
+        QCOMPARE(int(parsed.kind), int(c.kind));
+        QCOMPARE(str(parsed.host), QString::fromUtf8(c.host));
+        QCOMPARE(str(parsed.text), QString::fromUtf8(c.body));
+    }
+
+    // End to end: the kernel extractors read the pasted kernel lines of a file the sniffer calls an app log.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "nodes" / "gpu-n21" / "train.log",
+                     std::string("2026-03-01 10:00:00,100 INFO step 1 loss 2.3\n") +
+                         "2026-03-01 10:00:01 +0000 UTC kern.err kernel: " + Xid79 + "\n" +
+                         "2026-03-01 10:00:02,100 INFO step 2 loss 2.2\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("gpu"));
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n21"));
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)
