@@ -64,10 +64,3 @@ private:
 };
 
 }  // namespace attrib::engine
-
-template <> struct std::hash<attrib::engine::Name> {
-    std::size_t operator()(const attrib::engine::Name& name) const noexcept
-    {
-        return std::hash<std::string_view>()(name);
-    }
-};

@@ -163,27 +163,26 @@ bool takeKernelLine(ParsedLine& out)
 {
     std::string_view s = out.text;
     bool tagged = false;  // a facility.level word vouches for what follows
-    for (int word = 0; word < 2 && !s.empty(); ++word) {
-        const std::size_t space = s.find(' ');
-        if (space == std::string_view::npos)
-            break;
+    std::size_t space = s.find(' ');
+    for (int word = 0; word < 2 && space != std::string_view::npos; ++word) {
         const std::string_view w = s.substr(0, space);
-        if (w == "UTC" || w == "GMT" || w == "Z") {
-            s = skipSpaces(s.substr(space + 1));
-        } else if (isFacilityLevel(w)) {
-            s = skipSpaces(s.substr(space + 1));
-            tagged = true;
-        } else {
+        const bool zone = w == "UTC" || w == "GMT" || w == "Z";
+        if (!zone && !isFacilityLevel(w))
             break;
-        }
+        tagged = tagged || !zone;
+        s = skipSpaces(s.substr(space + 1));
+        space = s.find(' ');
     }
+    // Every application line passes here: reject on the words' positions before any host-name check. The tag
+    // opens the text, or follows one word (a host) that only a stamp or a facility word makes more than prose
+    // ("CUDA kernel: ...").
+    if (!startsWith(s, "kernel: ") &&
+        (space == std::string_view::npos || !startsWith(s.substr(space + 1), "kernel: ") ||
+         (!tagged && out.time == engine::NoTime)))
+        return false;
     std::string_view host;
     std::string_view body = s;
     if (!stripKernelTag(body, host))
-        return false;
-    // `word kernel: ` needs a stamp or a facility word before it: in a bare application line it is prose
-    // ("CUDA kernel: ...").
-    if (!host.empty() && !tagged && out.time == engine::NoTime)
         return false;
     if (!host.empty())
         out.host = host;
