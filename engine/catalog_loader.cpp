@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Loading a rules folder: its files (catalog_files.cpp), each parsed alone with its value positions, every
-// entry parsed alone (a wrong-typed field leaves out that entry, not the file), the catalog's RE2::Set held under
-// its size cap (a rule that breaks it is left out, not the whole catalog), then the inline cases.
+// entry parsed alone (a wrong-typed field leaves out that entry, not the file), the catalog's patterns held under
+// their total size cap (a rule that breaks it is left out, not the whole catalog), then the inline cases.
 #include "engine/catalog_loader.h"
 #include "engine/catalog_cases.h"
 #include "engine/lazy_regex.h"
@@ -164,14 +164,14 @@ void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
 
 namespace {
 
-/// Compiled size allowed for the catalog's RE2::Set, which holds every pattern (the catalog's own total ~124,000
-/// instructions at 816 extractors, ~2 MB of program).
+/// Compiled size allowed for all the catalog's patterns together (the catalog's own total ~124,000 instructions at
+/// 816 extractors, ~2 MB of program when every rule has had a hit).
 constexpr long MaxSetProgram = 300000;
 
-/// Leaves out, one at a time (largest program first), the extractors without which the catalog's RE2::Set
-/// stays under its size cap, so one rule cannot silence every other rule nor make every analysis compile a huge
-/// set. Under the cap the set's program is a few MB, far inside its DFA budget, so it compiles: it is compiled
-/// once, by the catalog's ExtractorSet, which reports a set that still fails.
+/// Leaves out, one at a time (largest program first), the extractors without which the catalog's patterns stay
+/// under their total size cap, so one rule cannot crowd out every other rule's memory nor make every analysis
+/// compile a huge program. The few patterns with no required literal are compiled into one RE2::Set by the
+/// catalog's ExtractorSet, which reports a set that still fails.
 void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
 {
     std::vector<std::size_t> members;
@@ -222,7 +222,7 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
     cat->m_hash = hex;
-    capSetSizes(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the sets
+    capSetSizes(cat->m_extractors, cat->m_diagnostics);  // before the cases: they extract through the set
     const std::string cacheKey = caseCacheDir.empty() ? std::string() : caseCacheKey(dir, cat->m_hash);
     std::optional<CaseOutcome> outcome = readCaseOutcome(caseCacheDir, cacheKey);
     if (outcome) {

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// One RE2::Set classifies every line for all source kinds, then named-capture extraction on hit lines only.
+// Each line's candidate rules from the literals they need (plus a small set of literal-free patterns), then each
+// candidate's own pattern with its named captures.
 #include "engine/extractor.h"
 #include "engine/host_name.h"
 #include "engine/lazy_regex.h"
+#include "engine/line_prefilter.h"
 #include "engine/number.h"
 
 #include <re2/re2.h>
@@ -19,13 +21,12 @@ namespace attrib::engine {
 
 namespace {
 
-/// Options of the catalog's set. It holds every pattern, so each DFA state is large: with RE2's default 8 MB
-/// budget the state cache filled and was thrown away again and again on varied lines (docs/performance.md: the
-/// nvlink sample 2.6 -> 1.3 s, the corpus eval 8.4 -> 6.2 s). 64 MB still bounds it.
+/// Options of the set of unguarded patterns (those with no literal a line must hold; a handful of table-row
+/// shapes). They run on every line of the kinds they read; few patterns make small DFA states, so 8 MB is ample.
 re2::RE2::Options setOptions()
 {
     re2::RE2::Options options;
-    options.set_max_mem(std::int64_t{64} << 20);
+    options.set_max_mem(std::int64_t{8} << 20);
     return options;
 }
 
@@ -39,21 +40,26 @@ constexpr KindMask bit(SourceKind kind)
 
 }  // namespace
 
-/// One RE2::Set of every usable pattern, shared by all source kinds: a line's hits are then kept for the rules
-/// that read its kind. One program and one DFA cache instead of one per kind (the plain-text kind read every
-/// pattern anyway, so the union was already compiled once).
+/// Which rules could match a line: a guarded rule is a candidate when the line holds one of its guards
+/// (engine/line_prefilter.h); the unguarded rules are one small RE2::Set run on every line of the kinds they read.
+/// Each candidate then runs its own pattern, which decides. One pattern set for every source kind: a line's
+/// candidates are kept for the rules that read its kind.
 struct ExtractorSet::Compiled {
-    re2::RE2::Set set{setOptions(), re2::RE2::UNANCHORED};
-    std::vector<const ExtractorRule*> rules;  ///< by set index
-    std::vector<KindMask> reads;              ///< by set index: the kinds whose lines the rule reads
+    std::vector<const ExtractorRule*> rules;  ///< by index
+    std::vector<KindMask> reads;              ///< by index: the kinds whose lines the rule reads
     KindMask anyRule = 0;                     ///< kinds some rule reads
-    bool compiled = false;
+    LinePrefilter prefilter;                  ///< guards, by rule index
+    re2::RE2::Set unguarded{setOptions(), re2::RE2::UNANCHORED};
+    std::vector<std::uint32_t> unguardedRules;  ///< by set index: the rule index
+    KindMask unguardedReads = 0;                ///< kinds some unguarded rule reads
+    bool compiled = true;
 };
 
 ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
     : m_compiled(std::make_unique<Compiled>())
 {
     auto& c = *m_compiled;
+    std::vector<std::string_view> patterns;
     for (const auto& rule : rules) {
         if (!rule.re)
             continue;
@@ -61,21 +67,30 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
         KindMask reads = bit(SourceKind::Text);
         for (SourceKind kind : rule.sources)
             reads |= bit(kind);
+        c.rules.push_back(&rule);
+        c.reads.push_back(reads);
+        c.anyRule |= reads;
+        patterns.push_back(rule.pattern);
+    }
+    const re2::RE2::Options options = c.rules.empty() ? re2::RE2::Options{} : c.rules.front()->re->options();
+    c.prefilter = LinePrefilter(patterns, options);
+    for (std::uint32_t i = 0; i < c.rules.size(); ++i) {
+        if (c.prefilter.guarded(i))
+            continue;
         std::string error;
-        if (c.set.Add(rule.pattern, &error) >= 0) {
-            c.rules.push_back(&rule);
-            c.reads.push_back(reads);
-            c.anyRule |= reads;
+        if (c.unguarded.Add(c.rules[i]->pattern, &error) >= 0) {
+            c.unguardedRules.push_back(i);
+            c.unguardedReads |= c.reads[i];
         }
     }
-    c.compiled = !c.rules.empty() && c.set.Compile();
+    c.compiled = c.unguardedRules.empty() || c.unguarded.Compile();
 }
 
 ExtractorSet::~ExtractorSet() = default;
 
 bool ExtractorSet::compiled() const
 {
-    return m_compiled->compiled || m_compiled->rules.empty();
+    return m_compiled->compiled;
 }
 
 namespace {
@@ -112,31 +127,33 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
 {
     const auto& c = *m_compiled;
     const KindMask want = bit(kind);
-    if (!c.compiled || !(c.anyRule & want))
+    if (!(c.anyRule & want))
         return false;
-    // Most lines match no rule. Asking only whether one does lets the DFA stop at its first match and spares the
-    // per-call match set RE2 allocates when asked which; the few lines that match are scanned again for that.
-    const re2::StringPiece piece(text.data(), text.size());
-    re2::RE2::Set::ErrorInfo info{};
-    std::vector<int> hits;
-    if (c.set.Match(piece, nullptr, &info)) {
-        if (!c.set.Match(piece, &hits, &info))
-            hits.clear();
+    thread_local std::vector<std::uint32_t> candidates;
+    candidates.clear();
+    c.prefilter.candidates(text, candidates);
+    if ((c.unguardedReads & want) && !c.unguardedRules.empty() && c.compiled) {
+        const re2::StringPiece piece(text.data(), text.size());
+        re2::RE2::Set::ErrorInfo info{};
+        thread_local std::vector<int> hits;
+        hits.clear();
+        // Asking only whether one matches spares the match set RE2 allocates when asked which (most lines: none).
+        const bool hit = c.unguarded.Match(piece, nullptr, &info) && c.unguarded.Match(piece, &hits, &info);
+        if (info.kind == re2::RE2::Set::kOutOfMemory) {  // the DFA ran out of its budget: each rule decides alone
+            candidates.insert(candidates.end(), c.unguardedRules.begin(), c.unguardedRules.end());
+        } else if (hit) {
+            for (int index : hits)
+                candidates.push_back(c.unguardedRules[static_cast<std::size_t>(index)]);
+        }
+        std::sort(candidates.begin(), candidates.end());
+        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
     }
-    if (info.kind == re2::RE2::Set::kOutOfMemory) {  // the DFA ran out of its budget on this line: each rule alone
-        hits.resize(c.rules.size());
-        for (std::size_t i = 0; i < hits.size(); ++i)
-            hits[i] = static_cast<int>(i);
-    }
-    if (hits.empty())
-        return false;
-    std::sort(hits.begin(), hits.end());
     bool any = false;
-    for (int index : hits) {
-        if (!(c.reads[static_cast<std::size_t>(index)] & want))  // a rule for other kinds of lines
+    for (std::uint32_t index : candidates) {
+        if (!(c.reads[index] & want))  // a rule for other kinds of lines
             continue;
         LineMatch m;
-        m.rule = c.rules[static_cast<std::size_t>(index)];
+        m.rule = c.rules[index];
         if (matchRule(*m.rule, text, m.captures)) {
             out.push_back(std::move(m));
             any = true;

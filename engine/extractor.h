@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Extract phase: the catalog's extractor rules compiled into one RE2::Set, each line's hits kept for its source kind.
+// Extract phase: each line's candidate rules found from the literals they need, then each candidate's own pattern;
+// a line's matches are kept for the rules that read its source kind.
 #pragma once
 
 #include "engine/catalog.h"

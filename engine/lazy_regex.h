@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// A rule's own compiled pattern, built on first use: the catalog's RE2::Set classifies every line, and a rule's
-// own RE2 (for its named captures) is needed only for the lines the set says it matches, so most rules of a
+// A rule's own compiled pattern, built on first use: the literal prefilter (engine/line_prefilter.h) picks each
+// line's candidate rules, and a rule's own RE2 is needed only for the lines where it is a candidate, so most rules of a
 // large catalog never build one in a given analysis (each is ~10 KB of program, 6.6 MB for 691 extractors).
 #pragma once
 

@@ -62,7 +62,8 @@ struct LineLook {
     std::optional<std::size_t> step;
     std::string summary;
 };
-/// Extractors of the line's source kind (all of them see it through the RE2::Set) and their verdict on it.
+/// Extractors of the line's source kind (each sees it: through the prefilter, then its own pattern) and their verdict
+/// on it.
 std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind kind, std::string_view text);
 /// The extractors plus every trace step that used the line's events or symptoms, in trace order.
 std::vector<LineLook> rulesThatLookedAt(const TraceReplay& replay, const Catalog& catalog, std::uint64_t observation);

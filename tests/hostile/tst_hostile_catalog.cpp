@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile class "rules folder": wrong config types, link loops, duplicates, data shadowing, a pattern that
-// breaks its kind's RE2::Set, a 10 MB pattern. Each is a diagnostic with file:line and the rest loads; the CLI
-// neither crashes nor hangs.
+// breaks the catalog's pattern size cap, a 10 MB pattern. Each is a diagnostic with file:line and the rest loads; the
+// CLI neither crashes nor hangs.
 #include "../common/guide_blocks.h"
 #include "../common/test_catalog.h"
 #include "hostile_run.h"
