@@ -67,6 +67,10 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
         KindMask reads = bit(SourceKind::Text);
         for (SourceKind kind : rule.sources)
             reads |= bit(kind);
+        // A syslog or journal line of a program other than the kernel is that program's own output: a service, or
+        // a job run under systemd, writes its stdout there. What reads application output reads it there too.
+        if (reads & bit(SourceKind::App))
+            reads |= bit(SourceKind::Syslog);
         c.rules.push_back(&rule);
         c.reads.push_back(reads);
         c.anyRule |= reads;

@@ -38,8 +38,14 @@ int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
               << " symptoms, " << catalog->extractors().size() << " extractors, " << catalog->codeRules().size()
               << " C++ rules, " << catalog->refineRules().size() << " refinement rules, "
               << catalog->priorityTables().size() << " priority tables\n";
-    std::cout << catalog->casesPassed() << " passed, " << catalog->casesFailed() << " failed\n";
-    return catalog->casesFailed() == 0 && catalogErrors(*catalog) == 0 ? 0 : 1;
+    // A catalog error (a file that does not parse, a rule left out) fails the run as a failed case does, and the
+    // last line says so: the pass count alone would read as green.
+    const std::size_t errors = catalogErrors(*catalog);
+    std::cout << catalog->casesPassed() << " passed, " << catalog->casesFailed() << " failed";
+    if (errors > 0)
+        std::cout << "; " << errors << (errors == 1 ? " catalog error" : " catalog errors") << " (see above)";
+    std::cout << "\n";
+    return catalog->casesFailed() == 0 && errors == 0 ? 0 : 1;
 }
 
 }  // namespace

@@ -87,6 +87,7 @@ private slots:
     void singleNodeJobNamesTheNode();
     void kubectlDescribeNamesThePodsNode();
     void kernelLinesInsideAnApplicationLog();
+    void applicationOutputInTheJournal();
 };
 
 void TestPlainText::sniffing_data()
@@ -450,6 +451,26 @@ void TestPlainText::kernelLinesInsideAnApplicationLog()
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("gpu"));
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n21"));
+}
+
+/// A service or a job run under systemd writes its stdout to the journal: those syslog lines (a program other than
+/// the kernel) are read by the extractors written for application output.
+void TestPlainText::applicationOutputInTheJournal()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "nodes" / "gpu-n22" / "syslog",
+                     "Mar  1 10:00:00 gpu-n22 systemd[1]: Started vllm.service - vLLM server.\n"
+                     "Mar  1 10:00:05 gpu-n22 vllm[4242]: ValueError: Bfloat16 is only supported on GPUs with compute "
+                     "capability of at least 8.0. Your Tesla T4 GPU has compute capability 7.5. You can use float16 "
+                     "instead by explicitly setting the`dtype` flag in CLI, for example: --dtype=half.\n"
+                     "Mar  1 10:00:06 gpu-n22 systemd[1]: vllm.service: Main process exited, code=exited, "
+                     "status=1/FAILURE\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("configuration"));
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n22"));
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)
