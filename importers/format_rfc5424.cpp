@@ -120,6 +120,24 @@ bool stripHostPrefix(std::string_view& s, std::string_view& host)
     return true;
 }
 
+namespace {
+
+/// A log level as loggers print it (`ERROR`, `[warn]`, `Info`): a word no host is named.
+bool isLevelWord(std::string_view word)
+{
+    if (word.size() > 2 && word.front() == '[' && word.back() == ']')
+        word = word.substr(1, word.size() - 2);
+    static constexpr std::string_view Levels[] = {"trace", "debug", "info",     "notice", "warn",  "warning", "error",
+                                                  "err",   "crit",  "critical", "fatal",  "alert", "emerg",   "panic"};
+    if (word.size() < 3 || word.size() > 8)
+        return false;
+    std::string lower(word);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    return std::find(std::begin(Levels), std::end(Levels), lower) != std::end(Levels);
+}
+
+}  // namespace
+
 bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
 {
     if (afterStamp.empty() || afterStamp[0] != ' ')
@@ -134,6 +152,10 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     if (std::none_of(out.host.begin(), out.host.end(),
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)); }))
         out.host = {};
+    // `2023-08-17T10:23:27Z ERROR launcher: msg` is an application's own log (Rust tracing, Go and Python loggers),
+    // not syslog: a level word is no host.
+    if (isLevelWord(out.host))
+        return false;
     // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
     if (out.host.size() > 1 && out.host.back() == ':') {
         out.host = {};

@@ -150,7 +150,12 @@ void TestPlainText::journalctlAndSyslogWithoutYear()
          // Written without a host (a forum paste of kern.log): the tag is not a node.
          {"Jan  2 00:00:02 kernel: NVRM: v", makeTime(2027, 1, 2, 0, 0, 2), TimeSource::YearInferred, "", "NVRM: v"},
          {"Jan  2 00:00:03 nvidia-persistenced[812]: u", makeTime(2027, 1, 2, 0, 0, 3), TimeSource::YearInferred, "",
-          "nvidia-persistenced[812]: u"}});
+          "nvidia-persistenced[812]: u"},
+         // An application's own log (text-generation-launcher, Rust tracing): the level word is no host.
+         {"2026-08-17T10:23:27.5Z ERROR text_generation_launcher: Shard 0 failed to start",
+          makeTime(2026, 8, 17, 10, 23, 27) + 500 * Ms, TimeSource::Absolute, "",
+          "ERROR text_generation_launcher: Shard 0 failed to start"},
+         {"Jan  2 00:00:04 [warn] t: s", makeTime(2027, 1, 2, 0, 0, 4), TimeSource::YearInferred, "", "[warn] t: s"}});
 }
 
 void TestPlainText::kernelLinesWithoutStamp()
