@@ -13,8 +13,28 @@ namespace attrib::cli {
 
 namespace {
 
+/// RE2's Perl classes are ASCII (`\d` = [0-9], `\w` = [0-9A-Za-z_], `\s` = [\t\n\f\r ], `\b` at ASCII word
+/// characters); ripgrep's are Unicode. Spelled out, ripgrep searches for what the analysis searches for, and its
+/// joined regex stays far inside its size limit (with Unicode `\w` the catalog came close to it). Empty when the
+/// escape is copied as it is (a negated class inside a bracket expression, any other escape).
+std::string asciiClass(char escape, bool inClass)
+{
+    switch (escape) {
+    case 'd': return inClass ? "0-9" : "[0-9]";
+    case 'w': return inClass ? "0-9A-Za-z_" : "[0-9A-Za-z_]";
+    case 's': return inClass ? "\\t\\n\\f\\r " : "[\\t\\n\\f\\r ]";
+    case 'D': return inClass ? "" : "[^0-9]";
+    case 'W': return inClass ? "" : "[^0-9A-Za-z_]";
+    case 'S': return inClass ? "" : "[^\\t\\n\\f\\r ]";
+    case 'b': return inClass ? "" : "(?-u:\\b)";
+    case 'B': return inClass ? "" : "(?-u:\\B)";
+    default: return "";
+    }
+}
+
 /// ripgrep joins every -f pattern into one regex, so named groups would clash: `(?P<name>` and `(?<name>`
-/// become non-capturing `(?:`. Escapes and character classes are copied as they are.
+/// become non-capturing `(?:`. Perl classes become RE2's ASCII ones (asciiClass); other escapes and character
+/// classes are copied as they are.
 std::string forRipgrep(const std::string& pattern)
 {
     std::string out;
@@ -23,8 +43,14 @@ std::string forRipgrep(const std::string& pattern)
     for (std::size_t i = 0; i < pattern.size(); ++i) {
         const char c = pattern[i];
         if (c == '\\' && i + 1 < pattern.size()) {
-            out += pattern.substr(i, 2);
+            const std::string ascii = asciiClass(pattern[i + 1], inClass);
+            out += ascii.empty() ? pattern.substr(i, 2) : ascii;
             ++i;
+            // `[\w-.]`: the dash after a class is literal; after the spelled-out range it would start a range.
+            if (!ascii.empty() && inClass && i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {
+                out += "\\-";
+                ++i;
+            }
             continue;
         }
         if (inClass) {
