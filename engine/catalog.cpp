@@ -3,6 +3,7 @@
 // with file and line, then evaluate every inline case and leave out the rules whose cases fail.
 #include "engine/catalog.h"
 #include "engine/lazy_regex.h"
+#include "engine/number.h"
 
 #include "engine/catalog_loader.h"
 #include "engine/json_util.h"
@@ -223,6 +224,80 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
     return true;
 }
 
+bool NumberCondition::holds(double x) const
+{
+    switch (op) {
+    case Op::Less: return x < value;
+    case Op::LessEqual: return x <= value;
+    case Op::Greater: return x > value;
+    case Op::GreaterEqual: return x >= value;
+    case Op::Equal: return x == value;
+    case Op::NotEqual: return x != value;
+    }
+    return false;
+}
+
+namespace {
+
+/// `">= 90"`, `"< 50"`, `"== 1"`: an operator, then a number read by the checked parser.
+std::optional<NumberCondition> parseNumberCondition(const std::string& capture, std::string_view text)
+{
+    static constexpr std::pair<std::string_view, NumberCondition::Op> Ops[] = {
+        {">=", NumberCondition::Op::GreaterEqual}, {"<=", NumberCondition::Op::LessEqual},
+        {"==", NumberCondition::Op::Equal},        {"!=", NumberCondition::Op::NotEqual},
+        {">", NumberCondition::Op::Greater},       {"<", NumberCondition::Op::Less}};
+    const auto trim = [](std::string_view v) {
+        while (!v.empty() && v.front() == ' ')
+            v.remove_prefix(1);
+        while (!v.empty() && v.back() == ' ')
+            v.remove_suffix(1);
+        return v;
+    };
+    text = trim(text);
+    for (const auto& [word, op] : Ops) {
+        if (text.substr(0, word.size()) != word)
+            continue;
+        const auto value = parseFinite(trim(text.substr(word.size())));
+        if (!value)
+            return std::nullopt;
+        return NumberCondition{capture, op, *value};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+/// `"require": {"capture": "OP NUMBER", ...}`: each capture must be a named group of the pattern.
+bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("require"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "require"));
+    const json& require = r["require"];
+    if (!require.is_object() || require.empty()) {
+        error(rule.id, line, "'require' must be an object of capture: \"OP NUMBER\"; rule left out");
+        return false;
+    }
+    for (const auto& [capture, v] : require.items()) {
+        const auto condition =
+            v.is_string() ? parseNumberCondition(capture, v.get<std::string>()) : std::optional<NumberCondition>();
+        if (!condition) {
+            error(rule.id, line,
+                  "require '" + capture + "': expected \"OP NUMBER\" (OP one of < <= > >= == !=), got " + v.dump() +
+                      "; rule left out");
+            return false;
+        }
+        if (rule.pattern.find("(?P<" + capture + ">") == std::string::npos &&
+            rule.pattern.find("(?P<" + capture + "__") == std::string::npos &&
+            rule.pattern.find("(?<" + capture + ">") == std::string::npos) {
+            error(rule.id, line, "require '" + capture + "': the pattern has no such named group; rule left out");
+            return false;
+        }
+        rule.require.push_back(*condition);
+    }
+    return true;
+}
+
 bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, ExtractorRule& rule)
 {
     rule.id = str(r, "id");
@@ -246,7 +321,8 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
         error(rule.id, rule.where.line, "an extractor needs id, sources and pattern");
         return false;
     }
-    if (!claim(ruleIds, "rule id", rule.id, rule.where) || !compilePattern(r, pointer, rule))
+    if (!claim(ruleIds, "rule id", rule.id, rule.where) || !compilePattern(r, pointer, rule) ||
+        !parseRequire(r, pointer, rule))
         return false;
     const json cases = r.value("cases", json::array());
     for (std::size_t i = 0; i < cases.size(); ++i) {

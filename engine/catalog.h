@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -57,6 +58,17 @@ struct ExtractorCase {
     Location where;
 };
 
+/// A numeric condition on one capture (`"require": {"temp": ">= 90"}`): the line matches only when the capture reads
+/// as a number (engine/number.h) and the comparison holds, so a rule can read tool output whose failure is a value
+/// (a temperature, a fan speed, a counter) rather than a word.
+struct NumberCondition {
+    enum class Op : std::uint8_t { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
+    std::string capture;
+    Op op = Op::GreaterEqual;
+    double value = 0;
+    bool holds(double x) const;
+};
+
 /// A data rule: one RE2 pattern over lines of some source kinds, emitting one event.
 struct ExtractorRule {
     std::string id;
@@ -68,8 +80,9 @@ struct ExtractorRule {
     std::string symptom;                     ///< symptom template ("" = context event)
     std::map<std::string, std::string> set;  ///< constant attributes
     bool sympathetic = false;
-    bool jobWide = false;  ///< the event concerns the whole job, not the node whose file holds the line
-    std::string timeFrom;  ///< capture holding an ISO time that replaces the line's time
+    bool jobWide = false;                  ///< the event concerns the whole job, not the node whose file holds the line
+    std::string timeFrom;                  ///< capture holding an ISO time that replaces the line's time
+    std::vector<NumberCondition> require;  ///< numeric conditions on captures, all must hold
     std::vector<ExtractorCase> cases;
     Location where;
 };

@@ -124,6 +124,15 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
         if (piece.data() != nullptr)  // groups are visited by name, so of two aliases the shorter name wins
             captures.emplace(captureField(name), std::string(piece.data(), piece.size()));
     }
+    // Numeric conditions: a capture that is absent or no number fails its condition, as a false comparison does.
+    for (const auto& condition : rule.require) {
+        const auto it = captures.find(condition.capture);
+        const auto value = it == captures.end() ? std::nullopt : parseFinite(it->second);
+        if (!value || !condition.holds(*value)) {
+            captures.clear();
+            return false;
+        }
+    }
     return true;
 }
 

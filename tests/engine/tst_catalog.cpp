@@ -4,9 +4,11 @@
 
 #include "catalog_fixtures.h"
 #include "engine/catalog.h"
+#include "engine/extractor.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 
 namespace fs = std::filesystem;
 using namespace attrib;
@@ -123,6 +125,56 @@ private Q_SLOTS:
         }
         QVERIFY(sourced);
         QVERIFY(!bad);
+    }
+
+    void numericConditionsOnCaptures()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "numbers.json", R"json({"kind": "extractors", "rules": [
+  {"id": "hot_gpu", "sources": ["app"], "event": "hot",
+   "pattern": "GPU (?P<gpu>\\d+) temp (?P<temp>-?\\d+(?:\\.\\d+)?) C",
+   "require": {"temp": ">= 90"},
+   "cases": [{"line": "GPU 3 temp 94 C", "fields": {"gpu": "3", "temp": "94"}},
+             {"line": "GPU 3 temp 71 C", "match": false}]},
+  {"id": "bad_op", "sources": ["app"], "pattern": "fan (?P<fan>\\d+)",
+   "require": {"fan": "about 10"}, "cases": [{"line": "fan 5"}]},
+  {"id": "no_group", "sources": ["app"], "pattern": "fan (?P<fan>\\d+)",
+   "require": {"rpm": "< 10"}, "cases": [{"line": "fan 5"}]}
+]}
+)json");
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto* op = findDiagnostic(*cat, "bad_op");
+        QVERIFY(op);
+        QVERIFY2(op->message.find("expected \"OP NUMBER\"") != std::string::npos, op->message.c_str());
+        QCOMPARE(op->where.line, 8);  // the line of its "require"
+        const auto* group = findDiagnostic(*cat, "no_group");
+        QVERIFY(group);
+        QVERIFY2(group->message.find("no such named group") != std::string::npos, group->message.c_str());
+        QVERIFY(!findDiagnostic(*cat, "hot_gpu"));  // both of its cases pass, the second through the condition
+        const engine::ExtractorRule* hot = nullptr;
+        for (const auto& r : cat->extractors()) {
+            QVERIFY(r.id != "bad_op" && r.id != "no_group");
+            if (r.id == "hot_gpu")
+                hot = &r;
+        }
+        QVERIFY(hot);
+        QCOMPARE(hot->require.size(), std::size_t(1));
+        const auto matches = [&](const char* line) {
+            engine::AttrMap captures;
+            return engine::matchRule(*hot, line, captures);
+        };
+        QVERIFY(matches("GPU 0 temp 90 C"));  // >= holds at the bound
+        QVERIFY(matches("GPU 0 temp 101.5 C"));
+        QVERIFY(!matches("GPU 0 temp 89.9 C"));
+        QVERIFY(!matches("GPU 0 temp -5 C"));
+        // Through the catalog's set too: a line under the bound is no event.
+        std::vector<engine::LineMatch> found;
+        QVERIFY(cat->extractorSet().match(engine::SourceKind::App, "GPU 7 temp 95 C", found));
+        QVERIFY(std::any_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "hot_gpu"; }));
+        found.clear();
+        cat->extractorSet().match(engine::SourceKind::App, "GPU 7 temp 65 C", found);
+        QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "hot_gpu"; }));
     }
 
     void missingFolderIsReported()
