@@ -219,6 +219,18 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
                   std::to_string(MaxProgramSize) + "; rule left out");
         return false;
     }
+    // A condition on a capture the pattern does not have would silently never hold. `gpu__2` sets `gpu`.
+    const auto& groups = re.NamedCapturingGroups();
+    for (const auto& condition : rule.require) {
+        const bool named = std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
+            return group.first == condition.capture || group.first.rfind(condition.capture + "__", 0) == 0;
+        });
+        if (!named) {
+            error(rule.id, lineAt(JsonPositions::child(pointer, "require")),
+                  "require '" + condition.capture + "': the pattern has no such named group; rule left out");
+            return false;
+        }
+    }
     rule.re = std::make_shared<const LazyRegex>(rule.pattern, options, re.ProgramSize());
     (void)r;
     return true;
@@ -267,7 +279,7 @@ std::optional<NumberCondition> parseNumberCondition(const std::string& capture, 
 
 }  // namespace
 
-/// `"require": {"capture": "OP NUMBER", ...}`: each capture must be a named group of the pattern.
+/// `"require": {"capture": "OP NUMBER", ...}`; compilePattern checks that each capture is a named group.
 bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, ExtractorRule& rule)
 {
     if (!r.is_object() || !r.contains("require"))
@@ -285,12 +297,6 @@ bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, Ex
             error(rule.id, line,
                   "require '" + capture + "': expected \"OP NUMBER\" (OP one of < <= > >= == !=), got " + v.dump() +
                       "; rule left out");
-            return false;
-        }
-        if (rule.pattern.find("(?P<" + capture + ">") == std::string::npos &&
-            rule.pattern.find("(?P<" + capture + "__") == std::string::npos &&
-            rule.pattern.find("(?<" + capture + ">") == std::string::npos) {
-            error(rule.id, line, "require '" + capture + "': the pattern has no such named group; rule left out");
             return false;
         }
         rule.require.push_back(*condition);
@@ -321,8 +327,8 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
         error(rule.id, rule.where.line, "an extractor needs id, sources and pattern");
         return false;
     }
-    if (!claim(ruleIds, "rule id", rule.id, rule.where) || !compilePattern(r, pointer, rule) ||
-        !parseRequire(r, pointer, rule))
+    if (!claim(ruleIds, "rule id", rule.id, rule.where) || !parseRequire(r, pointer, rule) ||
+        !compilePattern(r, pointer, rule))
         return false;
     const json cases = r.value("cases", json::array());
     for (std::size_t i = 0; i < cases.size(); ++i) {

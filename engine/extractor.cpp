@@ -152,14 +152,17 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
         hits.clear();
         // Asking only whether one matches spares the match set RE2 allocates when asked which (most lines: none).
         const bool hit = c.unguarded.Match(piece, nullptr, &info) && c.unguarded.Match(piece, &hits, &info);
+        const std::size_t guarded = candidates.size();
         if (info.kind == re2::RE2::Set::kOutOfMemory) {  // the DFA ran out of its budget: each rule decides alone
             candidates.insert(candidates.end(), c.unguardedRules.begin(), c.unguardedRules.end());
         } else if (hit) {
             for (int index : hits)
                 candidates.push_back(c.unguardedRules[static_cast<std::size_t>(index)]);
         }
-        std::sort(candidates.begin(), candidates.end());
-        candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        if (candidates.size() != guarded) {  // most lines: no unguarded hit, the prefilter's list is already sorted
+            std::sort(candidates.begin(), candidates.end());
+            candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+        }
     }
     bool any = false;
     for (std::uint32_t index : candidates) {

@@ -129,11 +129,11 @@ bool isLevelWord(std::string_view word)
         word = word.substr(1, word.size() - 2);
     static constexpr std::string_view Levels[] = {"trace", "debug", "info",     "notice", "warn",  "warning", "error",
                                                   "err",   "crit",  "critical", "fatal",  "alert", "emerg",   "panic"};
-    if (word.size() < 3 || word.size() > 8)
-        return false;
-    std::string lower(word);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    return std::find(std::begin(Levels), std::end(Levels), lower) != std::end(Levels);
+    return std::any_of(std::begin(Levels), std::end(Levels), [word](std::string_view level) {
+        return level.size() == word.size() && std::equal(level.begin(), level.end(), word.begin(), [](char a, char b) {
+                   return a == std::tolower(static_cast<unsigned char>(b));
+               });
+    });
 }
 
 }  // namespace

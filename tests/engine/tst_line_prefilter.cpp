@@ -79,8 +79,8 @@ private Q_SLOTS:
         QCOMPARE(candidates(filter, "The actor’s node was preempted"), std::vector<std::uint32_t>{0});
         QCOMPARE(candidates(filter, "the actor's node was preempted"), std::vector<std::uint32_t>{0});
         const re2::RE2 cafe(std::string(patterns[1]), options());
-        QVERIFY(re2::RE2::PartialMatch("CAFÉ CRASHED", cafe));
-        QVERIFY(!filter.guarded(1) || candidates(filter, "CAFÉ CRASHED") == std::vector<std::uint32_t>{1});
+        QVERIFY(re2::RE2::PartialMatch("CAFÉ CRASHED", cafe));  // what a guard "café crashed" would miss
+        QVERIFY(!filter.guarded(1));
     }
 
     /// Every line of every inline case, positive or negative, through the catalog's set and through each rule
