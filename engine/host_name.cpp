@@ -32,11 +32,18 @@ bool isRedactedHost(std::string_view host)
     return false;
 }
 
+/// Digits alone, no dot: no host name (RFC 1123 2.1 keeps a name from looking numeric), no address either. A
+/// syslog header whose host field is a number is a shifted or foreign format (a sequence number, a year).
+bool isBareNumber(std::string_view host)
+{
+    return !host.empty() && host.find_first_not_of("0123456789") == std::string_view::npos;
+}
+
 }  // namespace
 
 std::string shortHost(std::string_view host)
 {
-    if ((!host.empty() && host.front() == '-') || isRedactedHost(host))
+    if ((!host.empty() && host.front() == '-') || isRedactedHost(host) || isBareNumber(host))
         return {};
     std::string s(isAddress(host) ? host : host.substr(0, host.find('.')));
     for (auto& c : s)

@@ -11,7 +11,8 @@ namespace attrib::engine {
 /// `gpu-n07`); an IPv4 address is kept whole (`10.1.2.3`), as are IPv6 addresses. A name that starts with `-` is
 /// the tail of a truncated one (`-worker-1` cut from `job-abc-worker-1` in a pasted excerpt; no host name label
 /// starts with a hyphen, RFC 1123): "" (no node) rather than a node that does not exist. A poster's redaction
-/// of the name (`<cluster_name>`, `{hostname}`, `***`, the letter x three or more times in a row) is no node either.
+/// of the name (`<cluster_name>`, `{hostname}`, `***`, the letter x three or more times in a row) is no node either,
+/// nor is a bare number (`222`: a shifted header field, not a host).
 std::string shortHost(std::string_view host);
 
 }  // namespace attrib::engine

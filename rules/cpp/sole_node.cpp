@@ -5,6 +5,10 @@
 // single node (no list, no range), and no event of the bundle names another node, the job ran on that node
 // only: events without a node (job-wide ones excepted: they concern the job, not a node) are placed on it,
 // and the context's node list is set when the bundle had none. Otherwise nothing changes and the trace says why.
+// When no command line names a node, the same holds for the bundle's evidence itself: a ticket that pastes one
+// machine's syslog (its host in every header) beside the job's own output names that one machine, and the job's
+// node-less lines are placed on it, when the bundle's node list (workload.json, or the nodes the evidence names)
+// holds that node alone.
 #include "rules/cpp/sole_node.h"
 
 #include "engine/host_name.h"
@@ -50,7 +54,7 @@ public:
             }
         }
         if (named.empty())
-            return events;
+            return placeOnSoleEvidentNode(std::move(events), context, evident, trace);
         const std::string node = named.size() == 1 ? *named.begin() : std::string();
         const bool other = std::any_of(evident.begin(), evident.end(), [&](const auto& n) { return n != node; });
         TraceStep step;
@@ -65,13 +69,7 @@ public:
             trace.record(std::move(step));
             return events;
         }
-        std::size_t placed = 0;
-        for (auto& e : events) {
-            if (e.node.empty() && eventAttr(e, "job_wide") != "true") {
-                e.node = node;
-                ++placed;
-            }
-        }
+        const std::size_t placed = place(events, node);
         if (context.nodes.empty())
             context.nodes = {node};
         step.node = node;
@@ -82,6 +80,43 @@ public:
     }
 
 private:
+    /// Places the job's node-less events on `node`; returns how many.
+    static std::size_t place(std::vector<Event>& events, const std::string& node)
+    {
+        std::size_t placed = 0;
+        for (auto& e : events) {
+            if (e.node.empty() && eventAttr(e, "job_wide") != "true") {
+                e.node = node;
+                ++placed;
+            }
+        }
+        return placed;
+    }
+
+    /// No command line: the bundle's one node, when its node list holds one node and no event names another.
+    /// Recorded only when some event was placed, so bundles whose events all name their node trace nothing new.
+    std::vector<Event> placeOnSoleEvidentNode(std::vector<Event> events, const ExecutionContext& context,
+                                              const std::set<std::string>& evident, TraceSink& trace) const
+    {
+        if (context.nodes.size() != 1 || context.nodes.front().empty())
+            return events;
+        const std::string& node = context.nodes.front();
+        if (std::any_of(evident.begin(), evident.end(), [&](const auto& n) { return n != node; }))
+            return events;
+        const std::size_t placed = place(events, node);
+        if (placed == 0)
+            return events;
+        TraceStep step;
+        step.phase = TracePhase::Early;
+        step.rule = id();
+        step.action = TraceAction::SoleNode;
+        step.node = node;
+        step.summary = "the bundle's evidence names " + node + " alone: " + std::to_string(placed) +
+            " event(s) without a node placed there";
+        trace.record(std::move(step));
+        return events;
+    }
+
     std::vector<std::string> m_commands;
 };
 

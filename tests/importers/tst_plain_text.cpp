@@ -253,6 +253,7 @@ void TestPlainText::nodeNamedByLine()
         QCOMPARE(shortHost(placeholder), std::string());  // a poster's redaction names no node
     QCOMPARE(shortHost("box-7"), std::string("box-7"));
     QCOMPARE(shortHost("xx-n1"), std::string("xx-n1"));
+    QCOMPARE(shortHost("222"), std::string());  // a bare number is no host name (RFC 1123) and no address
 }
 
 void TestPlainText::mixedFormsKeepEachLinesStamp()
