@@ -51,6 +51,8 @@ private Q_SLOTS:
 
     /// The k-th distinct usable pattern is the k-th printed line: compiled by RE2, it decides every inline case
     /// line (must-match or not) as its rule does, so named groups left and ASCII classes spelled out change nothing.
+    /// A rule with numeric conditions (`require`) matches a subset of its pattern's lines, which ripgrep cannot
+    /// compare: its printed pattern must find every line the rule matches, and may find more.
     void sameMatchesAsEachRule()
     {
         std::map<std::string, int> lineOf;
@@ -60,6 +62,7 @@ private Q_SLOTS:
         QCOMPARE(static_cast<int>(lineOf.size()), static_cast<int>(m_patterns.size()));
         int checked = 0;
         int spelled = 0;
+        int supersets = 0;
         for (const auto& rule : tests::sourceCatalog()->extractors()) {
             if (!rule.re)
                 continue;
@@ -75,12 +78,16 @@ private Q_SLOTS:
             for (const auto& c : rule.cases) {
                 engine::AttrMap captures;
                 const bool byRule = engine::matchRule(rule, c.line, captures);
-                QVERIFY2(re2::RE2::PartialMatch(c.line, printed) == byRule, (rule.id + ": " + c.line).c_str());
+                const bool byPrinted = re2::RE2::PartialMatch(c.line, printed);
+                QVERIFY2(rule.require.empty() ? byPrinted == byRule : byPrinted || !byRule,
+                         (rule.id + ": " + c.line).c_str());
+                supersets += !rule.require.empty() && byPrinted && !byRule ? 1 : 0;
                 ++checked;
             }
         }
         QVERIFY(checked > 1000);
-        QVERIFY(spelled > 50);  // `\w` spelled as RE2 reads it
+        QVERIFY(spelled > 50);   // `\w` spelled as RE2 reads it
+        QVERIFY(supersets > 0);  // the catalog's `require` cases below their bounds: the pattern alone finds them
     }
 
     void ripgrepAcceptsThem()
