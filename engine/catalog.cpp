@@ -13,6 +13,7 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -221,13 +222,18 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
     }
     // A condition on a capture the pattern does not have would silently never hold. `gpu__2` sets `gpu`.
     const auto& groups = re.NamedCapturingGroups();
-    for (const auto& condition : rule.require) {
-        const bool named = std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
-            return group.first == condition.capture || group.first.rfind(condition.capture + "__", 0) == 0;
+    const auto named = [&](const std::string& capture) {
+        return std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
+            return group.first == capture || group.first.rfind(capture + "__", 0) == 0;
         });
-        if (!named) {
+    };
+    for (const auto& condition : rule.require) {
+        for (const std::string* capture : {&condition.capture, &condition.boundCapture}) {
+            if (capture->empty() || named(*capture))
+                continue;
             error(rule.id, lineAt(JsonPositions::child(pointer, "require")),
-                  "require '" + condition.capture + "': the pattern has no such named group; rule left out");
+                  "require '" + condition.capture + "': the pattern has no named group '" + *capture +
+                      "'; rule left out");
             return false;
         }
     }
@@ -236,22 +242,30 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
     return true;
 }
 
-bool NumberCondition::holds(double x) const
+bool NumberCondition::holds(double x, double bound) const
 {
     switch (op) {
-    case Op::Less: return x < value;
-    case Op::LessEqual: return x <= value;
-    case Op::Greater: return x > value;
-    case Op::GreaterEqual: return x >= value;
-    case Op::Equal: return x == value;
-    case Op::NotEqual: return x != value;
+    case Op::Less: return x < bound;
+    case Op::LessEqual: return x <= bound;
+    case Op::Greater: return x > bound;
+    case Op::GreaterEqual: return x >= bound;
+    case Op::Equal: return x == bound;
+    case Op::NotEqual: return x != bound;
     }
     return false;
 }
 
 namespace {
 
-/// `">= 90"`, `"< 50"`, `"== 1"`: an operator, then a number read by the checked parser.
+/// A capture name as a bound: a letter or `_`, then letters, digits and `_` (RE2's group names).
+bool isCaptureName(std::string_view v)
+{
+    const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+    return !v.empty() && !std::isdigit(static_cast<unsigned char>(v.front())) && std::all_of(v.begin(), v.end(), word);
+}
+
+/// `">= 90"`, `"< 50"`, `"== 1"`: an operator, then a number read by the checked parser, or the name of another
+/// capture (`"> crit"`).
 std::optional<NumberCondition> parseNumberCondition(const std::string& capture, std::string_view text)
 {
     static constexpr std::pair<std::string_view, NumberCondition::Op> Ops[] = {
@@ -269,10 +283,13 @@ std::optional<NumberCondition> parseNumberCondition(const std::string& capture, 
     for (const auto& [word, op] : Ops) {
         if (text.substr(0, word.size()) != word)
             continue;
-        const auto value = parseFinite(trim(text.substr(word.size())));
+        const std::string_view bound = trim(text.substr(word.size()));
+        if (isCaptureName(bound))
+            return NumberCondition{capture, op, 0, std::string(bound)};
+        const auto value = parseFinite(bound);
         if (!value)
             return std::nullopt;
-        return NumberCondition{capture, op, *value};
+        return NumberCondition{capture, op, *value, {}};
     }
     return std::nullopt;
 }
@@ -295,7 +312,8 @@ bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, Ex
             v.is_string() ? parseNumberCondition(capture, v.get<std::string>()) : std::optional<NumberCondition>();
         if (!condition) {
             error(rule.id, line,
-                  "require '" + capture + "': expected \"OP NUMBER\" (OP one of < <= > >= == !=), got " + v.dump() +
+                  "require '" + capture +
+                      "': expected \"OP NUMBER\" or \"OP CAPTURE\" (OP one of < <= > >= == !=), got " + v.dump() +
                       "; rule left out");
             return false;
         }

@@ -60,13 +60,15 @@ struct ExtractorCase {
 
 /// A numeric condition on one capture (`"require": {"temp": ">= 90"}`): the line matches only when the capture reads
 /// as a number (engine/number.h) and the comparison holds, so a rule can read tool output whose failure is a value
-/// (a temperature, a fan speed, a counter) rather than a word.
+/// (a temperature, a fan speed, a counter) rather than a word. The bound may be another capture of the same line
+/// (`{"reading": ">= upper_critical"}`: a sensor row past its own threshold column), which must read as a number too.
 struct NumberCondition {
     enum class Op : std::uint8_t { Less, LessEqual, Greater, GreaterEqual, Equal, NotEqual };
     std::string capture;
     Op op = Op::GreaterEqual;
     double value = 0;
-    bool holds(double x) const;
+    std::string boundCapture;  ///< when set, the bound is this capture's value, not `value`
+    bool holds(double x, double bound) const;
 };
 
 /// A data rule: one RE2 pattern over lines of some source kinds, emitting one event.

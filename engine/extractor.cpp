@@ -124,11 +124,17 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
         if (piece.data() != nullptr)  // groups are visited by name, so of two aliases the shorter name wins
             captures.emplace(captureField(name), std::string(piece.data(), piece.size()));
     }
-    // Numeric conditions: a capture that is absent or no number fails its condition, as a false comparison does.
+    // Numeric conditions: a capture (or a bound capture) that is absent or no number fails its condition, as a false
+    // comparison does.
+    const auto numberOf = [&](const std::string& capture) -> std::optional<double> {
+        const auto it = captures.find(capture);
+        return it == captures.end() ? std::nullopt : parseFinite(it->second);
+    };
     for (const auto& condition : rule.require) {
-        const auto it = captures.find(condition.capture);
-        const auto value = it == captures.end() ? std::nullopt : parseFinite(it->second);
-        if (!value || !condition.holds(*value)) {
+        const auto value = numberOf(condition.capture);
+        const auto bound =
+            condition.boundCapture.empty() ? std::optional<double>(condition.value) : numberOf(condition.boundCapture);
+        if (!value || !bound || !condition.holds(*value, *bound)) {
             captures.clear();
             return false;
         }

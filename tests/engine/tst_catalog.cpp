@@ -140,7 +140,13 @@ private Q_SLOTS:
   {"id": "bad_op", "sources": ["app"], "pattern": "fan (?P<fan>\\d+)",
    "require": {"fan": "about 10"}, "cases": [{"line": "fan 5"}]},
   {"id": "no_group", "sources": ["app"], "pattern": "fan (?P<fan>\\d+)",
-   "require": {"rpm": "< 10"}, "cases": [{"line": "fan 5"}]}
+   "require": {"rpm": "< 10"}, "cases": [{"line": "fan 5"}]},
+  {"id": "past_own_limit", "sources": ["app"], "event": "over",
+   "pattern": "(?P<sensor>\\w+) \\| (?P<reading>\\S+) \\| (?P<crit>\\S+)",
+   "require": {"reading": "> crit"},
+   "cases": [{"line": "Inlet | 46.000 | 40.000"}, {"line": "Inlet | 23.000 | 40.000", "match": false}]},
+  {"id": "no_bound_group", "sources": ["app"], "pattern": "fan (?P<fan>\\d+)",
+   "require": {"fan": "< minimum"}, "cases": [{"line": "fan 5"}]}
 ]}
 )json");
         const auto cat = rules::loadCatalog(rules.string());
@@ -150,7 +156,11 @@ private Q_SLOTS:
         QCOMPARE(op->where.line, 8);  // the line of its "require"
         const auto* group = findDiagnostic(*cat, "no_group");
         QVERIFY(group);
-        QVERIFY2(group->message.find("no such named group") != std::string::npos, group->message.c_str());
+        QVERIFY2(group->message.find("no named group 'rpm'") != std::string::npos, group->message.c_str());
+        const auto* bound = findDiagnostic(*cat, "no_bound_group");
+        QVERIFY(bound);
+        QVERIFY2(bound->message.find("no named group 'minimum'") != std::string::npos, bound->message.c_str());
+        QVERIFY(!findDiagnostic(*cat, "past_own_limit"));
         QVERIFY(!findDiagnostic(*cat, "hot_gpu"));  // both of its cases pass, the second through the condition
         const engine::ExtractorRule* hot = nullptr;
         for (const auto& r : cat->extractors()) {
@@ -175,6 +185,16 @@ private Q_SLOTS:
         found.clear();
         cat->extractorSet().match(engine::SourceKind::App, "GPU 7 temp 65 C", found);
         QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "hot_gpu"; }));
+        // A bound that is another capture of the line: past its own column, or not a number there (`na`).
+        const auto over = [&](const char* line) {
+            found.clear();
+            cat->extractorSet().match(engine::SourceKind::App, line, found);
+            return std::any_of(found.begin(), found.end(),
+                               [](const auto& m) { return m.rule->id == "past_own_limit"; });
+        };
+        QVERIFY(over("CPU_Temp | 101 | 95"));
+        QVERIFY(!over("CPU_Temp | 95 | 95"));
+        QVERIFY(!over("CPU_Temp | 101 | na"));
     }
 
     void missingFolderIsReported()
