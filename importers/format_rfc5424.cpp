@@ -166,7 +166,9 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     const std::size_t tagEnd = out.rest.find(':');
     if (tagEnd == std::string_view::npos || tagEnd == 0 || out.rest.substr(0, tagEnd).find(' ') != s.npos)
         return true;
-    if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ')
+    // `tag: body`, or a kernel tag glued to its forwarded uptime (`kernel:[ 12.3] msg`, an rsyslog template that
+    // writes the message right after the tag).
+    if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ' && out.rest[tagEnd + 1] != '[')
         return true;
     out.tag = out.rest.substr(0, tagEnd);
     out.indented = isIndented(out.rest.substr(tagEnd + 1));  // `tag:` + its space + more blanks

@@ -143,6 +143,9 @@ void TestPlainText::journalctlAndSyslogWithoutYear()
           TimeSource::YearInferred, "gpu-n07", "y"},
          {"2026-12-01T10:00:00+0100 gpu-n08 kernel: [ 12.5] z", makeTime(2026, 12, 1, 9, 0, 0), TimeSource::Absolute,
           "gpu-n08", "z"},
+         // The kernel tag glued to its forwarded uptime (an rsyslog template without the space).
+         {"2026-12-01T10:00:01+0100 gpu-n08 kernel:[ 12.6] NETDEV WATCHDOG: q", makeTime(2026, 12, 1, 9, 0, 1),
+          TimeSource::Absolute, "gpu-n08", "NETDEV WATCHDOG: q"},
          {"Jan  2 00:00:01 gpu-n07 systemd[1]: w", makeTime(2027, 1, 2, 0, 0, 1), TimeSource::YearInferred, "gpu-n07",
           "systemd[1]: w"},
          // A wall(1) broadcast of syslogd whose host the poster redacted: no node.
