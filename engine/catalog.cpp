@@ -124,7 +124,17 @@ std::string str(const json& obj, const char* key, const std::string& fallback = 
 /// Longest extractor pattern and largest compiled program accepted: far above the catalog's own (a few
 /// hundred characters), far below what makes compiling slow or a per-kind set fail.
 constexpr std::size_t MaxPatternBytes = std::size_t{16} * 1024;
-constexpr int MaxProgramSize = 5000;  // the catalog's largest is ~2,700
+constexpr int MaxProgramSize = 5000;          // the catalog's largest is ~2,700
+constexpr std::int64_t MaxContextLines = 50;  // a context line further back than this is no record of the same line
+
+/// Options of every extractor pattern: errors are reported by the loader, not logged by RE2.
+re2::RE2::Options patternOptions()
+{
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    options.set_max_mem(8 << 20);
+    return options;
+}
 
 }  // namespace
 
@@ -206,9 +216,7 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
                   std::to_string(MaxPatternBytes) + "; rule left out");
         return false;
     }
-    re2::RE2::Options options;
-    options.set_log_errors(false);
-    options.set_max_mem(8 << 20);
+    const re2::RE2::Options options = patternOptions();
     const re2::RE2 re(rule.pattern, options);  // checked now, compiled again only by the rule's first hit
     if (!re.ok()) {
         error(rule.id, line, "invalid pattern: " + re.error());
@@ -322,6 +330,41 @@ bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, Ex
     return true;
 }
 
+/// `"context": {"pattern": P, "within": N, "required": B}`: an earlier line (1 <= N <= MaxContextLines lines before)
+/// the rule needs (or, not required, reads its fields from).
+bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("context"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "context"));
+    const json& c = r["context"];
+    const json within = c.is_object() ? c.value("within", json(1)) : json();
+    const json required = c.is_object() ? c.value("required", json(true)) : json();
+    if (!c.is_object() || !c.contains("pattern") || !c["pattern"].is_string() || c["pattern"].empty() ||
+        !within.is_number_integer() || within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines ||
+        !required.is_boolean()) {
+        error(rule.id, line,
+              "'context' must be {\"pattern\": STRING, \"within\": 1.." + std::to_string(MaxContextLines) +
+                  ", \"required\": BOOL}; rule left out");
+        return false;
+    }
+    ExtractorContext context;
+    context.required = required.get<bool>();
+    context.pattern = c["pattern"].get<std::string>();
+    context.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
+    re2::RE2::Options options = patternOptions();
+    const re2::RE2 re(context.pattern, options);
+    if (context.pattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
+        error(rule.id, line,
+              "context pattern " + (re.ok() ? std::string("over the size cap") : "invalid: " + re.error()) +
+                  "; rule left out");
+        return false;
+    }
+    context.re = std::make_shared<const LazyRegex>(context.pattern, options, re.ProgramSize());
+    rule.context = std::move(context);
+    return true;
+}
+
 bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, ExtractorRule& rule)
 {
     rule.id = str(r, "id");
@@ -346,13 +389,14 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
         return false;
     }
     if (!claim(ruleIds, "rule id", rule.id, rule.where) || !parseRequire(r, pointer, rule) ||
-        !compilePattern(r, pointer, rule))
+        !compilePattern(r, pointer, rule) || !parseContext(r, pointer, rule))
         return false;
     const json cases = r.value("cases", json::array());
     for (std::size_t i = 0; i < cases.size(); ++i) {
         const json& c = cases[i];
         ExtractorCase ec;
         ec.line = str(c, "line");
+        ec.context = str(c, "context");
         ec.shouldMatch = c.is_object() ? c.value("match", true) : true;
         for (const auto& [k, v] : objectAt(c, "fields").items())
             ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
@@ -365,6 +409,10 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
                 error(rule.id, ec.where.line, "case source must be an http(s) address, got '" + address + "'");
                 return false;
             }
+        }
+        if (!ec.context.empty() && !rule.context) {
+            error(rule.id, ec.where.line, "case has a 'context' line but the rule has no 'context'; rule left out");
+            return false;
         }
         rule.cases.push_back(std::move(ec));
     }

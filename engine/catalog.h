@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,7 @@ struct SymptomDef {
 /// One inline case of an extractor rule.
 struct ExtractorCase {
     std::string line;
+    std::string context;  ///< the earlier line of the file, for a rule with a context ("" = none came before)
     bool shouldMatch = true;
     std::map<std::string, std::string> fields;  ///< expected captures (and node/gpu/rank)
     Location where;
@@ -71,6 +73,18 @@ struct NumberCondition {
     bool holds(double x, double bound) const;
 };
 
+/// An earlier line of the same file that an extractor's line needs (`"context": {"pattern": P, "within": N}`): the
+/// rule's line matches only when a line matching P came at most N lines before it. For records that tools print over
+/// two or more lines (a table header and its row, a `Last State:` block and its `Reason:`, a device header and its
+/// port state). The context line's named captures fill the fields the rule's own line lacks. With `"required": false`
+/// the line matches without it too, and the context only names what it can (the device a port block belongs to).
+struct ExtractorContext {
+    std::string pattern;
+    std::shared_ptr<const LazyRegex> re;
+    std::uint32_t within = 1;
+    bool required = true;
+};
+
 /// A data rule: one RE2 pattern over lines of some source kinds, emitting one event.
 struct ExtractorRule {
     std::string id;
@@ -85,6 +99,7 @@ struct ExtractorRule {
     bool jobWide = false;                  ///< the event concerns the whole job, not the node whose file holds the line
     std::string timeFrom;                  ///< capture holding an ISO time that replaces the line's time
     std::vector<NumberCondition> require;  ///< numeric conditions on captures, all must hold
+    std::optional<ExtractorContext> context;  ///< an earlier line the rule's line needs
     std::vector<ExtractorCase> cases;
     Location where;
 };

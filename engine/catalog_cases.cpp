@@ -199,10 +199,19 @@ std::string checkExpectation(const PipelineCase& pc, const CaseRun& run)
 
 std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec)
 {
+    // A rule with a context matches only after its context line (the case's `context`, or none: no match).
     AttrMap captures;
-    const bool matched = matchRule(rule, ec.line, captures);
-    if (matched != ec.shouldMatch)
-        return ec.shouldMatch ? "line does not match: " + ec.line : "line must not match but does: " + ec.line;
+    AttrMap context;
+    const bool contextOk = !rule.context || matchContext(rule, ec.context, context) || !rule.context->required;
+    const bool matched = contextOk && matchRule(rule, ec.line, captures);
+    if (matched != ec.shouldMatch) {
+        if (!ec.shouldMatch)
+            return "line must not match but does: " + ec.line;
+        return !contextOk ? "context line does not match the rule's context: '" + ec.context + "'"
+                          : "line does not match: " + ec.line;
+    }
+    for (const auto& [key, value] : context)
+        captures.emplace(key, value);
     for (const auto& [k, want] : ec.fields) {
         std::string got;
         if (k == "symptom") {

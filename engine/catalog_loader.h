@@ -64,6 +64,7 @@ struct Catalog::Loader {
     bool parseExtractor(const json& r, const std::string& pointer, ExtractorRule& rule);
     bool compilePattern(const json& r, const std::string& pointer, ExtractorRule& rule);
     bool parseRequire(const json& r, const std::string& pointer, ExtractorRule& rule);
+    bool parseContext(const json& r, const std::string& pointer, ExtractorRule& rule);
 };
 
 /// A string member of an object, or `fallback` (never throws).

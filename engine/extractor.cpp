@@ -45,7 +45,8 @@ constexpr KindMask bit(SourceKind kind)
 /// Each candidate then runs its own pattern, which decides. One pattern set for every source kind: a line's
 /// candidates are kept for the rules that read its kind.
 struct ExtractorSet::Compiled {
-    std::vector<const ExtractorRule*> rules;  ///< by index
+    std::vector<const ExtractorRule*> rules;  ///< by index; from firstContext on, the rules whose context it is
+    std::uint32_t firstContext = 0;           ///< the first index of a context pattern
     std::vector<KindMask> reads;              ///< by index: the kinds whose lines the rule reads
     KindMask anyRule = 0;                     ///< kinds some rule reads
     LinePrefilter prefilter;                  ///< guards, by rule index
@@ -76,13 +77,24 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
         c.anyRule |= reads;
         patterns.push_back(rule.pattern);
     }
+    // Context patterns ride the same prefilter, after the rules' own patterns: a line is matched against its own
+    // candidates first, so the context a line needs comes from an earlier line, never from itself.
+    c.firstContext = static_cast<std::uint32_t>(c.rules.size());
+    for (std::uint32_t i = 0; i < c.firstContext; ++i) {
+        const ExtractorRule& rule = *c.rules[i];
+        if (!rule.context || !rule.context->re)
+            continue;
+        c.rules.push_back(&rule);
+        c.reads.push_back(c.reads[i]);
+        patterns.push_back(rule.context->pattern);
+    }
     const re2::RE2::Options options = c.rules.empty() ? re2::RE2::Options{} : c.rules.front()->re->options();
     c.prefilter = LinePrefilter(patterns, options);
     for (std::uint32_t i = 0; i < c.rules.size(); ++i) {
         if (c.prefilter.guarded(i))
             continue;
         std::string error;
-        if (c.unguarded.Add(c.rules[i]->pattern, &error) >= 0) {
+        if (c.unguarded.Add(patterns[i], &error) >= 0) {
             c.unguardedRules.push_back(i);
             c.unguardedReads |= c.reads[i];
         }
@@ -109,11 +121,12 @@ std::string captureField(const std::string& group)
 
 }  // namespace
 
-bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
+namespace {
+
+/// Runs a pattern on a line and fills its named captures.
+bool matchCaptures(const LazyRegex& pattern, std::string_view text, AttrMap& captures)
 {
-    if (!rule.re)
-        return false;
-    const re2::RE2& re = rule.re->regex();
+    const re2::RE2& re = pattern.regex();
     const int groups = re.NumberOfCapturingGroups();
     std::vector<re2::StringPiece> pieces(static_cast<std::size_t>(groups) + 1);
     if (!re.Match(re2::StringPiece(text.data(), text.size()), 0, text.size(), re2::RE2::UNANCHORED, pieces.data(),
@@ -124,6 +137,20 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
         if (piece.data() != nullptr)  // groups are visited by name, so of two aliases the shorter name wins
             captures.emplace(captureField(name), std::string(piece.data(), piece.size()));
     }
+    return true;
+}
+
+}  // namespace
+
+bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
+{
+    return rule.context && rule.context->re && matchCaptures(*rule.context->re, text, captures);
+}
+
+bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
+{
+    if (!rule.re || !matchCaptures(*rule.re, text, captures))
+        return false;
     // Numeric conditions: a capture (or a bound capture) that is absent or no number fails its condition, as a false
     // comparison does.
     const auto numberOf = [&](const std::string& capture) -> std::optional<double> {
@@ -142,7 +169,24 @@ bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captur
     return true;
 }
 
-bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const
+namespace {
+
+/// The latest earlier line that matched the rule's context pattern, when it came at most `within` lines before.
+const ContextMemory::Seen* recentContext(const ExtractorRule& rule, const ContextMemory* memory)
+{
+    if (!memory)
+        return nullptr;
+    const auto it = memory->seen.find(&rule);
+    if (it == memory->seen.end() || it->second.line >= memory->line ||
+        memory->line - it->second.line > rule.context->within)
+        return nullptr;
+    return &it->second;
+}
+
+}  // namespace
+
+bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out,
+                         ContextMemory* memory) const
 {
     const auto& c = *m_compiled;
     const KindMask want = bit(kind);
@@ -174,12 +218,25 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
     for (std::uint32_t index : candidates) {
         if (!(c.reads[index] & want))  // a rule for other kinds of lines
             continue;
-        LineMatch m;
-        m.rule = c.rules[index];
-        if (matchRule(*m.rule, text, m.captures)) {
-            out.push_back(std::move(m));
-            any = true;
+        const ExtractorRule& rule = *c.rules[index];
+        if (index >= c.firstContext) {  // the sorted candidates put these last: this line's own matches came first
+            AttrMap captures;
+            if (memory && matchContext(rule, text, captures))
+                memory->seen[&rule] = {memory->line, std::move(captures)};
+            continue;
         }
+        const ContextMemory::Seen* context = rule.context ? recentContext(rule, memory) : nullptr;
+        if (rule.context && rule.context->required && !context)
+            continue;
+        LineMatch m;
+        m.rule = &rule;
+        if (!matchRule(rule, text, m.captures))
+            continue;
+        if (context)  // the context line fills what the rule's own line lacks
+            for (const auto& [key, value] : context->captures)
+                m.captures.emplace(key, value);
+        out.push_back(std::move(m));
+        any = true;
     }
     return any;
 }
@@ -187,7 +244,7 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
 std::vector<std::string> ExtractorSet::rulesFor(SourceKind kind) const
 {
     std::vector<std::string> ids;
-    for (std::size_t i = 0; i < m_compiled->rules.size(); ++i)
+    for (std::size_t i = 0; i < m_compiled->firstContext; ++i)
         if (m_compiled->reads[i] & bit(kind))
             ids.push_back(m_compiled->rules[i]->id);
     return ids;

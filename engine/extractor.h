@@ -8,6 +8,7 @@
 #include <array>
 #include <memory>
 #include <string_view>
+#include <unordered_map>
 
 namespace attrib::engine {
 
@@ -15,6 +16,18 @@ namespace attrib::engine {
 struct LineMatch {
     const ExtractorRule* rule = nullptr;
     AttrMap captures;
+};
+
+/// What a file's earlier lines left for the rules with a context (ExtractorContext): per rule, the latest line that
+/// matched its context pattern, with that line's captures. One per file, fed in line order; at most one entry per
+/// rule, so it stays small whatever the file's size.
+struct ContextMemory {
+    struct Seen {
+        std::uint64_t line = 0;
+        AttrMap captures;
+    };
+    std::uint64_t line = 0;  ///< the number of the line being matched; the caller raises it for every line
+    std::unordered_map<const ExtractorRule*, Seen> seen;
 };
 
 /// Matches lines against every extractor that reads their source kind, in one pass.
@@ -25,8 +38,11 @@ public:
     ExtractorSet(const ExtractorSet&) = delete;
     ExtractorSet& operator=(const ExtractorSet&) = delete;
 
-    /// Appends the matches of `text` to `out`; returns true when anything matched.
-    bool match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out) const;
+    /// Appends the matches of `text` to `out`; returns true when anything matched. With `memory` (the file's), the
+    /// line's context hits are remembered and rules with a required context match when theirs came close enough
+    /// before; without it, rules with a required context never match.
+    bool match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out,
+               ContextMemory* memory = nullptr) const;
     /// Ids of the rules that looked at lines of this kind (for "which rules looked at this line").
     std::vector<std::string> rulesFor(SourceKind kind) const;
     /// False when there were patterns but their set did not compile (then no line matches), for a diagnostic.
@@ -39,6 +55,9 @@ private:
 
 /// Runs one rule's pattern on a line; fills the named captures. Used by the set and by inline cases.
 bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
+
+/// Runs one rule's context pattern on a line; fills its named captures.
+bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
 
 /// Builds the event a match emits from an observation (node/gpu/rank/link taken from captures or the line).
 Event makeEvent(const LineMatch& match, const Observation& obs);

@@ -192,6 +192,9 @@ std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind 
         look.summary = look.matched
             ? "matched; emits " + rule.event + (rule.symptom.empty() ? std::string() : " -> " + rule.symptom)
             : "pattern did not match";
+        if (look.matched && rule.context && rule.context->required)
+            look.summary += " when a line matching its context came at most " + std::to_string(rule.context->within) +
+                " line(s) before";
         out.push_back(std::move(look));
     }
     std::stable_sort(out.begin(), out.end(),

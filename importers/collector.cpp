@@ -188,11 +188,12 @@ bool Collector::onRecord(Record& r, FileState& fs)
         return true;
     FileShard& shard = *fs.shard;
     shard.matches.clear();
-    if (!m_extractors.match(kind, r.text, shard.matches))
+    fs.context.line = fs.records;
+    if (!m_extractors.match(kind, r.text, shard.matches, &fs.context))
         return true;
     if (sanitizeUtf8(r.text)) {  // rare: match again so captures hold valid UTF-8 too
         shard.matches.clear();
-        if (!m_extractors.match(kind, r.text, shard.matches))
+        if (!m_extractors.match(kind, r.text, shard.matches, &fs.context))
             return true;
     }
     keep(r, kind, node, fs);

@@ -99,7 +99,8 @@ private:
         std::uint64_t* counted = nullptr;
         engine::FileCoverage* cov = nullptr;
         FileShard* shard = nullptr;
-        LineFolds folds;  ///< repeated matched lines of this file
+        LineFolds folds;                ///< repeated matched lines of this file
+        engine::ContextMemory context;  ///< earlier lines' context hits, for rules whose line needs one
     };
 
     bool onRecord(Record& r, FileState& fs);

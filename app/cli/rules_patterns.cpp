@@ -2,6 +2,7 @@
 // attrib rules patterns: the catalog's extractor patterns, one per line, in a form ripgrep accepts
 // (`rg -f <(attrib rules patterns)`): the benchmark's "same patterns" for a side-by-side search. A rule's numeric
 // conditions (`require`) have no regex form: its pattern alone is printed, which finds a superset of its lines.
+// The context patterns of rules that need an earlier line follow the rules' own patterns.
 #include "app/cli/cli.h"
 
 #include <CLI/CLI.hpp>
@@ -92,6 +93,14 @@ int runPatterns(const PatternsOptions& o, const CliContext& cli)
         if (!rule.re)  // a rule the catalog rejected is not used by the analysis either
             continue;
         const std::string pattern = forRipgrep(rule.pattern);
+        if (pattern.find('\n') == std::string::npos && seen.insert(pattern).second)
+            std::cout << pattern << "\n";
+    }
+    // Then the context patterns (the earlier lines some rules need), which the analysis searches for too.
+    for (const auto& rule : catalog->extractors()) {
+        if (!rule.re || !rule.context)
+            continue;
+        const std::string pattern = forRipgrep(rule.context->pattern);
         if (pattern.find('\n') == std::string::npos && seen.insert(pattern).second)
             std::cout << pattern << "\n";
     }

@@ -197,6 +197,76 @@ private Q_SLOTS:
         QVERIFY(!over("CPU_Temp | 101 | na"));
     }
 
+    /// A rule whose line needs an earlier line of the same file (a two-line record): it matches only when the
+    /// context line came at most `within` lines before, never from the line itself, and takes the fields the
+    /// context line names. A context that is not required only names what it can. Cases carry the context line.
+    /// (The JSON spells apostrophes \u0027: moc reads a raw string's quote as a character literal.)
+    void contextLineBeforeTheRulesLine()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "context.json", R"json({"kind": "extractors", "rules": [
+  {"id": "oom_reason", "sources": ["app"], "event": "oom",
+   "pattern": "^\\s*Reason:\\s+(?P<reason>OOMKilled)",
+   "context": {"pattern": "^\\s*Last State:\\s+Terminated", "within": 2},
+   "cases": [{"context": "    Last State:     Terminated", "line": "      Reason:       OOMKilled"},
+             {"line": "      Reason:       OOMKilled", "match": false},
+             {"context": "    State:          Running", "line": "      Reason:       OOMKilled", "match": false}]},
+  {"id": "port_down", "sources": ["app"], "event": "down",
+   "pattern": "^\\s*Physical state:\\s+(?P<phys>Polling)",
+   "context": {"pattern": "^CA \u0027(?P<hca>[^\u0027]+)\u0027", "within": 12, "required": false},
+   "cases": [{"context": "CA \u0027mlx5_1\u0027", "line": "\t\tPhysical state: Polling", "fields": {"hca": "mlx5_1"}},
+             {"line": "\t\tPhysical state: Polling", "fields": {"phys": "Polling"}}]},
+  {"id": "bad_within", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "context": {"pattern": "y", "within": 0}, "cases": [{"line": "x 1", "context": "y"}]},
+  {"id": "bad_context_pattern", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "context": {"pattern": "y**"}, "cases": [{"line": "x 1", "context": "y"}]},
+  {"id": "case_context_without_rule_context", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "cases": [{"line": "x 1", "context": "y"}]},
+  {"id": "failing_context_case", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "context": {"pattern": "^y$"}, "cases": [{"line": "x 1", "context": "z"}]}
+]}
+)json");
+        const auto cat = rules::loadCatalog(rules.string());
+        QVERIFY(!findDiagnostic(*cat, "oom_reason"));
+        QVERIFY(!findDiagnostic(*cat, "port_down"));
+        for (const char* id : {"bad_within", "bad_context_pattern", "case_context_without_rule_context"}) {
+            const auto* d = findDiagnostic(*cat, id);
+            QVERIFY2(d && d->message.find("context") != std::string::npos, id);
+        }
+        const auto* failing = findDiagnostic(*cat, "failing_context_case");
+        QVERIFY(failing);
+        QVERIFY2(failing->message.find("context line does not match") != std::string::npos, failing->message.c_str());
+
+        // A file's lines in order, through one memory: which lines the two rules match.
+        engine::ContextMemory memory;
+        std::vector<engine::LineMatch> found;
+        const auto feed = [&](const char* line) {
+            ++memory.line;
+            found.clear();
+            cat->extractorSet().match(engine::SourceKind::App, line, found, &memory);
+            std::string ids;
+            for (const auto& m : found)
+                if (m.rule->id == "oom_reason" || m.rule->id == "port_down")
+                    ids += m.rule->id + (m.captures.count("hca") ? "@" + m.captures.find("hca")->second : "");
+            return ids;
+        };
+        QCOMPARE(feed("      Reason:       OOMKilled"), std::string());  // no context yet
+        QCOMPARE(feed("    Last State:     Terminated"), std::string());
+        QCOMPARE(feed("      Reason:       OOMKilled"), std::string("oom_reason"));
+        QCOMPARE(feed("      Exit Code:    137"), std::string());
+        QCOMPARE(feed("      Started:      Mon"), std::string());
+        QCOMPARE(feed("      Reason:       OOMKilled"), std::string());           // 3 lines after: past `within`
+        QCOMPARE(feed("\t\tPhysical state: Polling"), std::string("port_down"));  // not required: unnamed
+        QCOMPARE(feed("CA 'mlx5_3'"), std::string());
+        QCOMPARE(feed("\tPort 1:"), std::string());
+        QCOMPARE(feed("\t\tPhysical state: Polling"), std::string("port_down@mlx5_3"));
+        // Without a memory (a single line, as in pipeline cases), a required context never holds.
+        found.clear();
+        cat->extractorSet().match(engine::SourceKind::App, "      Reason:       OOMKilled", found);
+        QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "oom_reason"; }));
+    }
+
     void missingFolderIsReported()
     {
         const auto cat = rules::loadCatalog("/nonexistent/rules");

@@ -88,6 +88,7 @@ private slots:
     void kubectlDescribeNamesThePodsNode();
     void kernelLinesInsideAnApplicationLog();
     void applicationOutputInTheJournal();
+    void contextLineNamesTheDevice();
 };
 
 void TestPlainText::sniffing_data()
@@ -480,6 +481,35 @@ void TestPlainText::applicationOutputInTheJournal()
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("configuration"));
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n22"));
+}
+
+void TestPlainText::contextLineNamesTheDevice()
+{
+    // ibstat prints the device once, in its `CA '...'` header; the port blocks below it do not repeat it. The port
+    // rule reads the header as its context: the Polling port is named after the device above it, the second device's
+    // header names nothing it did not print, and a port state too far below any header stays unnamed.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    const auto device = [](const char* name, const char* state, const char* physical) {
+        return std::string("CA '") + name +
+            "'\n\tCA type: MT4123\n\tNumber of ports: 1\n\tFirmware version: 20.28.1002\n" +
+            "\tNode GUID: 0x0c42a10300a1b2c3\n\tPort 1:\n\t\tState: " + state + "\n\t\tPhysical state: " + physical +
+            "\n\t\tRate: 200\n\t\tBase lid: 12\n\t\tSM lid: 1\n\t\tLink layer: InfiniBand\n";
+    };
+    std::string text = device("mlx4_0", "Down", "Polling") + device("mlx4_1", "Active", "LinkUp");
+    for (int i = 0; i < 30; ++i)
+        text += "\tnote line " + std::to_string(i) + " of a long paste\n";
+    text += "\t\tPhysical state: LinkErrorRecovery\n";
+    tests::writeFile(root / "ibstat.txt", text);
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> hcas;
+    for (const auto& e : outcome.result->events)
+        if (e.rule == "ib_port_physical_down")
+            hcas.push_back(e.attrs.count("hca") ? e.attrs.find("hca")->second : std::string("-"));
+    QCOMPARE(hcas.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(hcas[0]), QStringLiteral("mlx4_0"));
+    QCOMPARE(QString::fromStdString(hcas[1]), QStringLiteral("port not named"));
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)

@@ -43,6 +43,9 @@ private Q_SLOTS:
         for (const auto& rule : tests::sourceCatalog()->extractors())
             if (rule.re)
                 distinct.insert(rule.pattern);
+        for (const auto& rule : tests::sourceCatalog()->extractors())
+            if (rule.re && rule.context)
+                distinct.insert(rule.context->pattern);
         QVERIFY(distinct.size() > 50);
         const std::set<QString> printed(m_patterns.begin(), m_patterns.end());
         QCOMPARE(printed.size(), static_cast<std::size_t>(m_patterns.size()));  // no duplicates
@@ -59,7 +62,11 @@ private Q_SLOTS:
         for (const auto& rule : tests::sourceCatalog()->extractors())
             if (rule.re && !lineOf.count(rule.pattern))
                 lineOf.emplace(rule.pattern, static_cast<int>(lineOf.size()));
-        QCOMPARE(static_cast<int>(lineOf.size()), static_cast<int>(m_patterns.size()));
+        std::set<std::string> contexts;  // printed after the rules' own patterns
+        for (const auto& rule : tests::sourceCatalog()->extractors())
+            if (rule.re && rule.context && !lineOf.count(rule.context->pattern))
+                contexts.insert(rule.context->pattern);
+        QCOMPARE(static_cast<int>(lineOf.size() + contexts.size()), static_cast<int>(m_patterns.size()));
         int checked = 0;
         int spelled = 0;
         int supersets = 0;
