@@ -97,6 +97,8 @@ private Q_SLOTS:
                 std::set<std::string> alone;
                 for (const auto& rule : rules) {
                     engine::AttrMap captures;
+                    if (rule.context && rule.context->required)  // needs an earlier line: a single line never matches
+                        continue;
                     if (engine::matchRule(rule, c.line, captures))
                         alone.insert(rule.id);
                 }
