@@ -435,6 +435,20 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
     return true;
 }
 
+namespace {
+
+/// `1.017s`, `250ms`, `3m`: a number with a unit of time.
+bool isElapsedTime(std::string_view word)
+{
+    std::size_t i = 0;
+    while (i < word.size() && (std::isdigit(static_cast<unsigned char>(word[i])) || word[i] == '.'))
+        ++i;
+    const std::string_view unit = word.substr(i);
+    return i > 0 && (unit == "s" || unit == "ms" || unit == "us" || unit == "m" || unit == "h");
+}
+
+}  // namespace
+
 bool stripPdshHost(std::string_view& s, std::string_view& host)
 {
     // Kernel device names that start dmesg lines the same way (`ata1: SATA link up`, `eth0: ...`, `CPU3: Core
@@ -450,6 +464,13 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     if (!isHostName(name) || digit == std::string_view::npos || name.back() == '.')
         return false;
     if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
+        return false;
+    // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
+    // open file`, `e2fsck: ...`), and elapsed times (`1.017s: job.exception ...`, flux's event log): no hosts.
+    static constexpr std::array<std::string_view, 9> programs = {"enroot-", "python", "e2fsck", "mount.", "mkfs.",
+                                                                 "fsck.",   "i2c",    "x86",    "ipv6"};
+    if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
+        isElapsedTime(name))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

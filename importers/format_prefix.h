@@ -79,6 +79,8 @@ struct SyslogHeader {
     bool indented = false;  ///< the body began with 2+ blanks (a continuation line of a multi-line record)
 };
 bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out);
+/// A time zone's abbreviation as stamps print it after the time (`UTC`, `PDT`, `CEST`): no host name.
+bool isZoneAbbreviation(std::string_view word);
 
 /// Drops a forwarded printk `[seconds.micro] ` from the start of a kernel message.
 std::string_view stripUptime(std::string_view body);

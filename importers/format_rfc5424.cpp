@@ -7,6 +7,7 @@
 #include "importers/timestamps.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <cstring>
@@ -138,11 +139,39 @@ bool isLevelWord(std::string_view word)
 
 }  // namespace
 
+namespace {
+
+/// `kern.err ...`, `daemon.info ...`: a syslog facility name and its dot.
+bool startsWithFacility(std::string_view s)
+{
+    static constexpr std::array<std::string_view, 14> facilities = {"kern.",     "user.", "mail.", "daemon.",  "auth.",
+                                                                    "syslog.",   "lpr.",  "news.", "uucp.",    "cron.",
+                                                                    "authpriv.", "ftp.",  "local", "security."};
+    return std::any_of(facilities.begin(), facilities.end(),
+                       [&](std::string_view f) { return s.substr(0, f.size()) == f; });
+}
+
+}  // namespace
+
+bool isZoneAbbreviation(std::string_view word)
+{
+    static constexpr std::array<std::string_view, 33> zones = {
+        "UTC",  "GMT",  "Z",   "PST",  "PDT",  "MST",  "MDT",  "CST",  "CDT",  "EST", "EDT",
+        "AKST", "AKDT", "HST", "CET",  "CEST", "EET",  "EEST", "WET",  "WEST", "BST", "IST",
+        "JST",  "KST",  "MSK", "AEST", "AEDT", "ACST", "AWST", "NZST", "NZDT", "SGT", "HKT"};
+    return std::find(zones.begin(), zones.end(), word) != zones.end();
+}
+
 bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
 {
     if (afterStamp.empty() || afterStamp[0] != ' ')
         return false;
     std::string_view s = skipSpaces(afterStamp);
+    // `Jun 12 14:02:11 PDT host kernel: msg`: a stamp written with its time zone; the zone is no host.
+    // A zone before a facility.level word (`UTC kern.err kernel: msg`) is left to the kernel-line reader.
+    if (const std::size_t zoneEnd = s.find(' '); zoneEnd != std::string_view::npos &&
+        isZoneAbbreviation(s.substr(0, zoneEnd)) && !startsWithFacility(skipSpaces(s.substr(zoneEnd))))
+        s = skipSpaces(s.substr(zoneEnd));
     const std::size_t hostEnd = s.find(' ');
     if (s.empty() || hostEnd == 0)
         return false;

@@ -85,6 +85,10 @@ bool parsePrometheusLine(std::string_view line, PromSample& out)
     std::size_t pos = 0;
     while (pos < line.size() && isNameChar(line[pos]))
         ++pos;
+    // `Rate: 10`, `Base lid: 0` (ibstat, `key: value` tool output): a name may hold colons (recording rules,
+    // `job:rate5m:sum`) but none ends with one before its value.
+    if (line[pos - 1] == ':')
+        return false;
     out.name = std::string(line.substr(0, pos));
     out.labels.clear();
     if (pos < line.size() && line[pos] == '{' && !parseLabels(line, pos, out.labels))

@@ -99,6 +99,9 @@ void TestPlainText::sniffing_data()
     QTest::newRow("excerpt pasted into a ticket")
         << QByteArray("we saw this on the node before the job died:\n") + Xid79 + "\nthen it hung\n"
         << int(SourceKind::Text) << "plain";
+    QTest::newRow("key: value tool output (ibstat), no exposition samples")
+        << QByteArray("CA 'mlx4_0'\n\t\tState: Down\n\t\tRate: 10\n\t\tBase lid: 0\n\t\tLMC: 0\n\t\tSM lid: 0\n")
+        << int(SourceKind::Text) << "plain";
     QTest::newRow("json of no known schema")
         << QByteArray("{\"x\": [1, 2], \"msg\": \"hello\"}\n") << int(SourceKind::Text) << "plain";
     QTest::newRow("dmesg -H") << QByteArray("[Dec 1 10:00] a\n[  +0.000123] b\n[  +1.5] c\n") << int(SourceKind::Kernel)
@@ -159,7 +162,12 @@ void TestPlainText::journalctlAndSyslogWithoutYear()
          {"2026-08-17T10:23:27.5Z ERROR text_generation_launcher: Shard 0 failed to start",
           makeTime(2026, 8, 17, 10, 23, 27) + 500 * Ms, TimeSource::Absolute, "",
           "ERROR text_generation_launcher: Shard 0 failed to start"},
-         {"Jan  2 00:00:04 [warn] t: s", makeTime(2027, 1, 2, 0, 0, 4), TimeSource::YearInferred, "", "[warn] t: s"}});
+         {"Jan  2 00:00:04 [warn] t: s", makeTime(2027, 1, 2, 0, 0, 4), TimeSource::YearInferred, "", "[warn] t: s"},
+         // A stamp written with its time zone: the zone is no host (with or without a host after it).
+         {"Jan  2 00:00:05 PDT gpu-n09 kernel: NVRM: t", makeTime(2027, 1, 2, 0, 0, 5), TimeSource::YearInferred,
+          "gpu-n09", "NVRM: t"},
+         {"Jan  2 00:00:06 CEST kernel: NVRM: r", makeTime(2027, 1, 2, 0, 0, 6), TimeSource::YearInferred, "",
+          "NVRM: r"}});
 }
 
 void TestPlainText::kernelLinesWithoutStamp()
@@ -239,6 +247,12 @@ void TestPlainText::nodeNamedByLine()
          {"node02: Dec  1 10:00:00 gpu-n16 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
           "node02", "NVRM: x"},
          {"ata1: SATA link up 6.0 Gbps", NoTime, TimeSource::None, "", "ata1: SATA link up 6.0 Gbps"},
+         // programs whose names hold a digit, and flux's elapsed times: no pdsh hosts
+         {"enroot-aufs2ovlfs: failed to set capabilities: Operation not permitted", NoTime, TimeSource::None, "",
+          "enroot-aufs2ovlfs: failed to set capabilities: Operation not permitted"},
+         {"python3: can't open file 'train.py'", NoTime, TimeSource::None, "", "python3: can't open file 'train.py'"},
+         {"1.017s: job.exception type=timeout severity=0", NoTime, TimeSource::None, "",
+          "1.017s: job.exception type=timeout severity=0"},
          {"Exception: x", NoTime, TimeSource::None, "", "Exception: x"},
          // a kernel line quoted in an alert or a ticket
          {"Xid errors on instance: gpu-n19, Error: Dec  1 10:00:03 gpu-n19 kernel: [257087.812628] NVRM: Xid 64",
