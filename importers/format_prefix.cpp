@@ -3,6 +3,7 @@
 #include "importers/format_prefix.h"
 
 #include "engine/number.h"
+#include "engine/stamp_fields.h"
 #include "importers/timestamps.h"
 
 #include <algorithm>
@@ -329,6 +330,48 @@ void takeLoggerStamp(std::string_view s, ParsedLine& out)
         offerTime(out, stamp->time, TimeSource::Absolute);
 }
 
+/// A BMC event-log row (`ipmitool sel list`, FreeIPMI `ipmi-sel`): `   1 | 06/22/2021 | 10:24:13 | Power Supply ...`
+/// or `57 | Oct-02-2025 | 03:11:47 | ...`. The date and time columns are taken as the line's time and the row kept
+/// whole (rules read its columns). The BMC's clock, in its own zone (usually UTC).
+void takeSelStamp(std::string_view s, ParsedLine& out)
+{
+    std::size_t pos = 0;
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    const std::size_t idStart = pos;
+    while (pos < s.size() && std::isxdigit(static_cast<unsigned char>(s[pos])))
+        ++pos;
+    if (pos == idStart || pos - idStart > 8 || s.substr(pos, 3) != " | ")
+        return;
+    pos += 3;
+    int month = 0;
+    int day = 0;
+    int year = 0;
+    if (std::isdigit(static_cast<unsigned char>(s[pos]))) {  // MM/DD/YYYY
+        if (!readInt(s, pos, month, 2) || !at(s, pos++, '/') || !readInt(s, pos, day, 2) || !at(s, pos++, '/') ||
+            !readInt(s, pos, year, 4))
+            return;
+    } else {  // Mon-DD-YYYY
+        month = monthFromAbbrev(s.substr(pos, 3));
+        pos += 3;
+        if (month == 0 || !at(s, pos++, '-') || !readInt(s, pos, day, 2) || !at(s, pos++, '-') ||
+            !readInt(s, pos, year, 4))
+            return;
+    }
+    int hour = 0;
+    int minute = 0;
+    int second = 0;
+    if (s.substr(pos, 3) != " | ")
+        return;
+    pos += 3;
+    if (!readInt(s, pos, hour, 2) || !at(s, pos++, ':') || !readInt(s, pos, minute, 2) || !at(s, pos++, ':') ||
+        !readInt(s, pos, second, 2) || s.substr(pos, 2) != " |")
+        return;
+    if (year < 1990 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+        return;  // `Pre-Init` rows and a BMC clock never set (01/01/1970) carry no usable time
+    offerTime(out, engine::makeTime(year, month, day, hour, minute, second), TimeSource::Absolute);
+}
+
 /// One round of prefix stripping; returns the mark of what was removed, 0 when nothing was.
 unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, ParsedLine& out)
 {
@@ -500,6 +543,8 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
     }
     if (out.time == engine::NoTime)
         takeLoggerStamp(s, out);
+    if (out.time == engine::NoTime)
+        takeSelStamp(s, out);
     out.text = s;
     return marks;
 }

@@ -188,6 +188,16 @@ void TestPlainText::frameworkStamps()
          {"[2026-01-02 03:04:07,000] INFO py", makeTime(2026, 1, 2, 3, 4, 7), TimeSource::Absolute, "", "INFO py"},
          {"[E102 03:04:08.0 ProcessGroupNCCL.cpp:607] c10", makeTime(2026, 1, 2, 3, 4, 8), TimeSource::YearInferred, "",
           "c10"},
+         // BMC event-log rows (ipmitool sel list, FreeIPMI ipmi-sel): their date and time columns, the row kept.
+         {"   1 | 06/22/2021 | 10:24:13 | Power Supply #0x51 | Failure detected | Asserted",
+          makeTime(2021, 6, 22, 10, 24, 13), TimeSource::Absolute, "",
+          "   1 | 06/22/2021 | 10:24:13 | Power Supply #0x51 | Failure detected | Asserted"},
+         {"57 | Oct-02-2025 | 03:11:47 | PS2 Status | Power Supply | Power Supply Failure detected",
+          makeTime(2025, 10, 2, 3, 11, 47), TimeSource::Absolute, "",
+          "57 | Oct-02-2025 | 03:11:47 | PS2 Status | Power Supply | Power Supply Failure detected"},
+         {"   3 | Pre-Init  |  0000000012 | System Event #0x83 | Timestamp Clock Sync | Asserted", NoTime,
+          TimeSource::None, "",
+          "   3 | Pre-Init  |  0000000012 | System Event #0x83 | Timestamp Clock Sync | Asserted"},
          // submitit's Python logging format: the stamp in parentheses, the line kept.
          {"submitit WARNING (2022-07-12 04:18:45,706) - Bypassing signal SIGTERM",
           makeTime(2022, 7, 12, 4, 18, 45) + 706 * Ms, TimeSource::Absolute, "",
