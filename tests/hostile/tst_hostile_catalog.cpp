@@ -237,14 +237,14 @@ private Q_SLOTS:
 
     void setBreakingPatternIsIsolated()
     {
-        // 100 rules, each under the per-rule cap, together far over the catalog set's size: the largest are left
-        // out one by one until the set compiles; the catalog's own extractors all stay, and so do the wide rules
-        // that still fit.
+        // 150 rules, each under the per-rule cap and larger than any of the catalog's own, together far over the
+        // catalog set's size: the largest are left out one by one until the set compiles; the catalog's own
+        // extractors all stay, and so do the wide rules that still fit.
         const fs::path rules = rulesCopy("set-breaker");
         nlohmann::json list = nlohmann::json::array();
-        for (int r = 0; r < 100; ++r) {
+        for (int r = 0; r < 150; ++r) {
             std::string alternatives;
-            for (int i = 0; i < 150 + r; ++i)
+            for (int i = 0; i < 200 + r / 4; ++i)
                 alternatives += (i ? "|" : "") + ("q" + std::to_string(r) + "z" + std::to_string(i)) + "[a-z]{1,9}x";
             list.push_back({{"id", "wide_" + std::to_string(r)},
                             {"sources", {"kernel"}},
@@ -257,8 +257,8 @@ private Q_SLOTS:
         const auto catalog = engine::Catalog::load(rules.string(), rules::builtinCodeRules());
         const std::string diags = diagnosticsText(*catalog);
         QVERIFY2(diags.find("extractors/zz-wide.json:") != std::string::npos &&
-                     diags.find("rule wide_99: the catalog's pattern set") != std::string::npos &&
-                     diags.find("over its cap of 300000") != std::string::npos,
+                     diags.find("rule wide_149: the catalog's pattern set") != std::string::npos &&
+                     diags.find("over its cap of 500000") != std::string::npos,
                  diags.c_str());
         QVERIFY2(diags.find("rule wide_0: ") == std::string::npos, diags.c_str());  // the smallest fit
         std::set<std::string> ids;
