@@ -330,6 +330,20 @@ void takeLoggerStamp(std::string_view s, ParsedLine& out)
         offerTime(out, stamp->time, TimeSource::Absolute);
 }
 
+/// Skips ` | ` between two table columns, with any padding (FreeIPMI pads its columns); false when it is not there.
+bool skipColumnBar(std::string_view s, std::size_t& pos)
+{
+    std::size_t p = pos;
+    while (p < s.size() && s[p] == ' ')
+        ++p;
+    if (p == pos || !at(s, p++, '|'))
+        return false;
+    while (p < s.size() && s[p] == ' ')
+        ++p;
+    pos = p;
+    return true;
+}
+
 /// A BMC event-log row (`ipmitool sel list`, FreeIPMI `ipmi-sel`): `   1 | 06/22/2021 | 10:24:13 | Power Supply ...`
 /// or `57 | Oct-02-2025 | 03:11:47 | ...`. The date and time columns are taken as the line's time and the row kept
 /// whole (rules read its columns). The BMC's clock, in its own zone (usually UTC).
@@ -341,9 +355,8 @@ void takeSelStamp(std::string_view s, ParsedLine& out)
     const std::size_t idStart = pos;
     while (pos < s.size() && std::isxdigit(static_cast<unsigned char>(s[pos])))
         ++pos;
-    if (pos == idStart || pos - idStart > 8 || s.substr(pos, 3) != " | ")
+    if (pos == idStart || pos - idStart > 8 || !skipColumnBar(s, pos))
         return;
-    pos += 3;
     int month = 0;
     int day = 0;
     int year = 0;
@@ -361,11 +374,10 @@ void takeSelStamp(std::string_view s, ParsedLine& out)
     int hour = 0;
     int minute = 0;
     int second = 0;
-    if (s.substr(pos, 3) != " | ")
+    if (!skipColumnBar(s, pos))
         return;
-    pos += 3;
     if (!readInt(s, pos, hour, 2) || !at(s, pos++, ':') || !readInt(s, pos, minute, 2) || !at(s, pos++, ':') ||
-        !readInt(s, pos, second, 2) || s.substr(pos, 2) != " |")
+        !readInt(s, pos, second, 2) || !skipColumnBar(s, pos))
         return;
     if (year < 1990 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
         return;  // `Pre-Init` rows and a BMC clock never set (01/01/1970) carry no usable time

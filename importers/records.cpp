@@ -83,6 +83,21 @@ bool sanitizeUtf8(std::string& text)
     return true;
 }
 
+namespace {
+
+/// A row or border of a drawn table (`| model | 1 | READY |`, `+-----+---+`): full width by design, never a wrap.
+bool isDrawnTableRow(std::string_view line)
+{
+    while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
+        line.remove_prefix(1);
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
+        line.remove_suffix(1);
+    return line.size() >= 2 && (line.front() == '|' || line.front() == '+') &&
+        (line.back() == '|' || line.back() == '+');
+}
+
+}  // namespace
+
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
 {
     if (!isAppFormat(sniffed.format))
@@ -106,7 +121,7 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
     int full = 0;
     int continued = 0;
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
-        if (lines[i].size() != width)
+        if (lines[i].size() != width || isDrawnTableRow(lines[i]))
             continue;
         ++full;
         detail::YearTracker years(0);

@@ -84,6 +84,26 @@ private Q_SLOTS:
         QVERIFY(r.records[0].text.find("Feb-02-2023") == std::string::npos);
     }
 
+    void drawnTablesAreNotJoined()
+    {
+        // Triton's model table: rows and borders all full width, followed by shorter log lines. Not a terminal wrap:
+        // each row stays its own line, so a rule anchored on a row's first bar still reads it.
+        const std::string border =
+            "+----------------+---------+------------------------------------------------------+";
+        std::string text = "I0412 10:00:00.123456 1 server.cc:626]\n" + border + "\n";
+        for (const char* row : {"| ensemble       | 1       | READY                                                |",
+                                "| postprocessing | 1       | READY                                                |",
+                                "| tensorrt_llm   | 1       | UNAVAILABLE: Internal: unexpected error when creatin |"})
+            text += std::string(row) + "\n";
+        text += border + "\nI0412 10:00:00.200000 1 server.cc:676] Waiting for in-flight requests to complete.\n" +
+            "error: creating server: Internal - failed to load all models\n";
+        const auto r = tests::readAll(text, "triton.log");
+        QCOMPARE(detectWrapWidth(text, r.sniffed), std::size_t(0));
+        const Record* row = findText(r.records, "| tensorrt_llm   | 1       | UNAVAILABLE");
+        QVERIFY(row);
+        QCOMPARE(row->line, std::uint64_t(5));
+    }
+
     void tracebacksOfInterleavedRanks()
     {
         const std::string text = tests::fixture("messy-rank.log");
