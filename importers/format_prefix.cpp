@@ -502,6 +502,16 @@ bool isElapsedTime(std::string_view word)
     return i > 0 && (unit == "s" || unit == "ms" || unit == "us" || unit == "m" || unit == "h");
 }
 
+/// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`: the loader or Python names a
+/// file before its colon (`...so: undefined symbol: ...`), no host.
+bool isLibraryFile(std::string_view word)
+{
+    const auto endsWith = [&](std::string_view tail) {
+        return word.size() > tail.size() && word.substr(word.size() - tail.size()) == tail;
+    };
+    return endsWith(".so") || endsWith(".py") || word.find(".so.") != std::string_view::npos;
+}
+
 }  // namespace
 
 bool stripPdshHost(std::string_view& s, std::string_view& host)
@@ -525,7 +535,7 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     static constexpr std::array<std::string_view, 9> programs = {"enroot-", "python", "e2fsck", "mount.", "mkfs.",
                                                                  "fsck.",   "i2c",    "x86",    "ipv6"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name))
+        isElapsedTime(name) || isLibraryFile(name))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`
