@@ -25,6 +25,15 @@ private:
         return root / "rules";
     }
 
+    /// The source catalog plus one extractor file holding `rules` (a JSON array), loaded.
+    engine::CatalogPtr catalogWithExtractors(const char* file, const std::string& rules)
+    {
+        QTemporaryDir dir;
+        const fs::path root = copyCatalog(dir);
+        tests::writeFile(root / "extractors" / file, R"({"kind": "extractors", "rules": )" + rules + "}\n");
+        return rules::loadCatalog(root.string());
+    }
+
     const engine::Diagnostic* findDiagnostic(const engine::Catalog& c, const std::string& rule)
     {
         for (const auto& d : c.diagnostics())
@@ -129,9 +138,7 @@ private Q_SLOTS:
 
     void numericConditionsOnCaptures()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "numbers.json", R"json({"kind": "extractors", "rules": [
+        const auto cat = catalogWithExtractors("numbers.json", R"json([
   {"id": "hot_gpu", "sources": ["app"], "event": "hot",
    "pattern": "GPU (?P<gpu>\\d+) temp (?P<temp>-?\\d+(?:\\.\\d+)?) C",
    "require": {"temp": ">= 90"},
@@ -147,9 +154,8 @@ private Q_SLOTS:
    "cases": [{"line": "Inlet | 46.000 | 40.000"}, {"line": "Inlet | 23.000 | 40.000", "match": false}]},
   {"id": "no_bound_group", "sources": ["app"], "pattern": "fan (?P<fan>\\d+)",
    "require": {"fan": "< minimum"}, "cases": [{"line": "fan 5"}]}
-]}
+]
 )json");
-        const auto cat = rules::loadCatalog(rules.string());
         const auto* op = findDiagnostic(*cat, "bad_op");
         QVERIFY(op);
         QVERIFY2(op->message.find("expected \"OP NUMBER\"") != std::string::npos, op->message.c_str());
@@ -203,9 +209,7 @@ private Q_SLOTS:
     /// (The JSON spells apostrophes \u0027: moc reads a raw string's quote as a character literal.)
     void contextLineBeforeTheRulesLine()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "context.json", R"json({"kind": "extractors", "rules": [
+        const auto cat = catalogWithExtractors("context.json", R"json([
   {"id": "oom_reason", "sources": ["app"], "event": "oom",
    "pattern": "^\\s*Reason:\\s+(?P<reason>OOMKilled)",
    "context": {"pattern": "^\\s*Last State:\\s+Terminated", "within": 2},
@@ -225,9 +229,8 @@ private Q_SLOTS:
    "cases": [{"line": "x 1", "context": "y"}]},
   {"id": "failing_context_case", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
    "context": {"pattern": "^y$"}, "cases": [{"line": "x 1", "context": "z"}]}
-]}
+]
 )json");
-        const auto cat = rules::loadCatalog(rules.string());
         QVERIFY(!findDiagnostic(*cat, "oom_reason"));
         QVERIFY(!findDiagnostic(*cat, "port_down"));
         for (const char* id : {"bad_within", "bad_context_pattern", "case_context_without_rule_context"}) {
