@@ -18,6 +18,26 @@ using namespace attrib::engine;
 
 namespace {
 
+/// An event row of `kubectl describe` before Kubernetes 1.20 names the node in its From column: `Warning  FailedMount
+/// 3m  kubelet, gpu-node-7  MountVolume.SetUp failed ...`. Empty when the line holds no such column.
+std::string kubeletEventNode(std::string_view text)
+{
+    constexpr std::string_view From = " kubelet, ";
+    const std::size_t at = text.find(From);
+    if (at == std::string_view::npos)
+        return {};
+    const std::string_view rest = text.substr(at + From.size());
+    const std::size_t end = rest.find(' ');
+    const std::string_view host = rest.substr(0, end);
+    // The column ends in the table's gap of two or more blanks (or the line's end): prose ("kubelet, then") is no row.
+    const bool column = end == std::string_view::npos || rest.substr(end, 2) == "  ";
+    const bool plausible = !host.empty() && std::isalnum(static_cast<unsigned char>(host.front())) &&
+        std::all_of(host.begin(), host.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
+        });
+    return column && plausible ? std::string(host) : std::string();
+}
+
 constexpr std::size_t SniffBytes = std::size_t{64} * 1024;
 /// A head holding fewer lines than this grows (up to MaxSniffBytes) so that a first line of 64 KiB or more
 /// (a progress bar) does not leave the sniffer only one line to judge.
@@ -164,6 +184,8 @@ bool Collector::onRecord(Record& r, FileState& fs)
     if (!r.labels.empty() && r.labels.begin()->first.rfind("context.", 0) == 0)
         collectContext(r.labels, fs);
     const SourceKind kind = r.kind != SourceKind::Unknown ? r.kind : fs.sniffed.kind;
+    if (r.host.empty())
+        r.host = kubeletEventNode(r.text);
     if (r.host != fs.lastHost) {
         fs.lastHost = r.host;
         fs.lastNode = shortHost(r.host);

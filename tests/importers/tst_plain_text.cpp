@@ -89,6 +89,7 @@ private slots:
     void kernelLinesInsideAnApplicationLog();
     void applicationOutputInTheJournal();
     void contextLineNamesTheDevice();
+    void kubeletEventRowNamesItsNode();
 };
 
 void TestPlainText::sniffing_data()
@@ -540,6 +541,25 @@ void TestPlainText::contextLineNamesTheDevice()
     QCOMPARE(hcas.size(), std::size_t(2));
     QCOMPARE(QString::fromStdString(hcas[0]), QStringLiteral("mlx4_0"));
     QCOMPARE(QString::fromStdString(hcas[1]), QStringLiteral("port not named"));
+}
+
+void TestPlainText::kubeletEventRowNamesItsNode()
+{
+    // Before Kubernetes 1.20 an event row's From column reads `kubelet, <node>`; a sentence naming kubelet does not.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "kubectl-describe-pod.txt",
+                     "  Warning  FailedCreatePodSandBox  2m  kubelet, kube-2  Failed to create pod sandbox: rpc "
+                     "error: code = Unknown desc = failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n"
+                     "we restarted kubelet, then: failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> nodes;
+    for (const auto& o : outcome.result->observations)
+        nodes.push_back(o.node);
+    QCOMPARE(nodes.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("kube-2"));
+    QCOMPARE(QString::fromStdString(nodes[1]), QString());
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)
