@@ -352,7 +352,7 @@ bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, Ex
     context.required = required.get<bool>();
     context.pattern = c["pattern"].get<std::string>();
     context.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
-    re2::RE2::Options options = patternOptions();
+    const re2::RE2::Options options = patternOptions();
     const re2::RE2 re(context.pattern, options);
     if (context.pattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
         error(rule.id, line,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Reading one bundle entry: decompress, sniff, parse into records, keep what extractors match.
 #include "importers/collector.h"
+#include "importers/format_prefix.h"
 #include "importers/timestamps.h"
 
 #include "engine/json_util.h"
@@ -31,11 +32,7 @@ std::string kubeletEventNode(std::string_view text)
     const std::string_view host = rest.substr(0, end);
     // The column ends in the table's gap of two or more blanks (or the line's end): prose ("kubelet, then") is no row.
     const bool column = end == std::string_view::npos || rest.substr(end, 2) == "  ";
-    const bool plausible = !host.empty() && std::isalnum(static_cast<unsigned char>(host.front())) &&
-        std::all_of(host.begin(), host.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
-        });
-    return column && plausible ? std::string(host) : std::string();
+    return column && isHostName(host) ? std::string(host) : std::string();
 }
 
 constexpr std::size_t SniffBytes = std::size_t{64} * 1024;

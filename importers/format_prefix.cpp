@@ -13,15 +13,11 @@
 
 namespace attrib::importers::detail {
 
-namespace {
-
-using engine::isDigit;
-
 /// A non-negative decimal of at most `maxDigits` digits at `pos`.
-bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits = 9)
+bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits)
 {
     std::size_t end = pos;
-    while (end < s.size() && isDigit(s[end]) && end - pos < maxDigits + 1)
+    while (end < s.size() && engine::isDigit(s[end]) && end - pos < maxDigits + 1)
         ++end;
     if (end == pos || end - pos > maxDigits)
         return false;
@@ -30,10 +26,37 @@ bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigi
     return true;
 }
 
-bool at(std::string_view s, std::size_t pos, char c)
+bool charAt(std::string_view s, std::size_t pos, char c)
 {
     return pos < s.size() && s[pos] == c;
 }
+
+namespace {
+
+bool isHostChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+}
+
+}  // namespace
+
+/// A host name token: letters, digits, `-`, `_`, `.`, with at least one letter.
+bool isHostName(std::string_view s)
+{
+    if (s.empty() || s.size() > 253)
+        return false;
+    bool letter = false;
+    for (const char c : s) {
+        if (!isHostChar(c))
+            return false;
+        letter = letter || std::isalpha(static_cast<unsigned char>(c));
+    }
+    return letter;
+}
+
+namespace {
+
+using engine::isDigit;
 
 bool isGlogLevel(char c)
 {
@@ -45,10 +68,10 @@ bool stripRank(std::string_view& s, int& rank)
 {
     std::size_t pos = 5;
     int value = 0;
-    if (!startsWith(s, "[rank") || !readInt(s, pos, value) || !at(s, pos, ']') || !at(s, pos + 1, ':'))
+    if (!startsWith(s, "[rank") || !readInt(s, pos, value) || !charAt(s, pos, ']') || !charAt(s, pos + 1, ':'))
         return false;
     rank = value;
-    s.remove_prefix(at(s, pos + 2, ' ') ? pos + 3 : pos + 2);
+    s.remove_prefix(charAt(s, pos + 2, ' ') ? pos + 3 : pos + 2);
     return true;
 }
 
@@ -58,7 +81,8 @@ bool stripMpi(std::string_view& s, int& rank)
     std::size_t pos = 1;
     int job = 0;
     int value = 0;
-    if (!at(s, 0, '[') || !readInt(s, pos, job) || !at(s, pos++, ',') || !readInt(s, pos, value) || !at(s, pos++, ']'))
+    if (!charAt(s, 0, '[') || !readInt(s, pos, job) || !charAt(s, pos++, ',') || !readInt(s, pos, value) ||
+        !charAt(s, pos++, ']'))
         return false;
     static constexpr std::array<std::string_view, 3> streams = {"<stdout>:", "<stderr>:", "<stddiag>:"};
     for (const auto stream : streams) {
@@ -78,43 +102,24 @@ bool stripLabel(std::string_view& s, int& rank)
     while (pos < s.size() && pos < 6 && s[pos] == ' ')
         ++pos;
     int value = 0;
-    if (!readInt(s, pos, value, 6) || !at(s, pos, ':') || !at(s, pos + 1, ' '))
+    if (!readInt(s, pos, value, 6) || !charAt(s, pos, ':') || !charAt(s, pos + 1, ' '))
         return false;
     rank = value;
     s.remove_prefix(pos + 2);
     return true;
 }
 
-bool isHostChar(char c)
-{
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-}
-
-/// A host name token: letters, digits, `-`, `_`, `.`, with at least one letter.
-bool isHostName(std::string_view s)
-{
-    if (s.empty() || s.size() > 253)
-        return false;
-    bool letter = false;
-    for (const char c : s) {
-        if (!isHostChar(c))
-            return false;
-        letter = letter || std::isalpha(static_cast<unsigned char>(c));
-    }
-    return letter;
-}
-
 /// torchrun `--tee` / torch elastic: `[default0]:` (role name and local rank; the local rank is not the global
 /// rank, so it is not taken).
 bool stripRole(std::string_view& s)
 {
-    if (!at(s, 0, '['))
+    if (!charAt(s, 0, '['))
         return false;
     std::size_t pos = 1;
     while (pos < s.size() && pos < 64 && (std::isalpha(static_cast<unsigned char>(s[pos])) || s[pos] == '_'))
         ++pos;
     int local = 0;
-    if (pos == 1 || !readInt(s, pos, local, 4) || !at(s, pos, ']') || !at(s, pos + 1, ':'))
+    if (pos == 1 || !readInt(s, pos, local, 4) || !charAt(s, pos, ']') || !charAt(s, pos + 1, ':'))
         return false;
     s.remove_prefix(pos + 2);
     return true;
@@ -130,7 +135,7 @@ bool stripStreamTag(std::string_view& s)
         if (!startsWith(s, tag))
             continue;
         std::size_t pos = tag.size();
-        if (at(s, pos, ':'))
+        if (charAt(s, pos, ':'))
             ++pos;
         if (pos < s.size() && s[pos] != ' ')
             return false;
@@ -157,7 +162,7 @@ bool stripHydraHost(std::string_view& s, std::string_view& host)
 {
     const std::size_t close = s.find("] ");
     const std::size_t atSign = s.find('@');
-    if (!at(s, 0, '[') || close == std::string_view::npos || close > 300 || atSign > close)
+    if (!charAt(s, 0, '[') || close == std::string_view::npos || close > 300 || atSign > close)
         return false;
     const std::string_view who = s.substr(1, atSign - 1);
     if (!startsWith(who, "proxy:") && who != "mpiexec")
@@ -175,7 +180,7 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
 {
     if (stripHydraHost(s, host))
         return true;
-    if (!at(s, 0, '['))
+    if (!charAt(s, 0, '['))
         return false;
     const std::size_t colon = s.find(':');
     if (colon == std::string_view::npos || colon > 254 || !isHostName(s.substr(1, colon - 1)))
@@ -185,9 +190,9 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
     if (!readInt(s, pos, pid))
         return false;
     int thread = 0;  // UCX writes `[host:pid:thread]`
-    if (at(s, pos, ':') && !readInt(s, ++pos, thread))
+    if (charAt(s, pos, ':') && !readInt(s, ++pos, thread))
         return false;
-    if (!at(s, pos, ']') || !at(s, pos + 1, ' '))
+    if (!charAt(s, pos, ']') || !charAt(s, pos + 1, ' '))
         return false;
     host = s.substr(1, colon - 1);
     s = skipSpaces(s.substr(pos + 2));
@@ -265,10 +270,10 @@ bool stripBareGlog(std::string_view& s, YearTracker& years, ParsedLine& out)
 /// `[2026-04-22 21:34:20,123] ` (Python logging) or `[2026-04-29T23:36:37.809] `.
 bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks)
 {
-    if (!at(s, 0, '['))
+    if (!charAt(s, 0, '['))
         return false;
     const auto stamp = parseIso8601(s.substr(1));
-    if (!stamp || !at(s, 1 + stamp->length, ']'))
+    if (!stamp || !charAt(s, 1 + stamp->length, ']'))
         return false;
     offerTime(out, stamp->time, TimeSource::Absolute);
     marks |= s[11] == ' ' ? MarkPyLog : MarkIso;
@@ -280,7 +285,7 @@ bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks)
 bool stripEpochBracket(std::string_view& s, ParsedLine& out)
 {
     const auto stamp = parseEpochBracket(s);
-    if (!stamp || !at(s, stamp->length, ' '))
+    if (!stamp || !charAt(s, stamp->length, ' '))
         return false;
     offerTime(out, stamp->time, TimeSource::Absolute);
     s = skipSpaces(s.substr(stamp->length));
@@ -321,12 +326,12 @@ void takeLoggerStamp(std::string_view s, ParsedLine& out)
     if (nameEnd == 0 || nameEnd > 64 || nameEnd == std::string_view::npos)
         return;
     const std::size_t levelEnd = s.find(' ', nameEnd + 1);
-    if (levelEnd == std::string_view::npos || !at(s, levelEnd + 1, '(') ||
+    if (levelEnd == std::string_view::npos || !charAt(s, levelEnd + 1, '(') ||
         !isLogLevel(s.substr(nameEnd + 1, levelEnd - nameEnd - 1)))
         return;
     const std::size_t open = levelEnd + 2;
     const auto stamp = parseIso8601(s.substr(open));
-    if (stamp && at(s, open + stamp->length, ')'))
+    if (stamp && charAt(s, open + stamp->length, ')'))
         offerTime(out, stamp->time, TimeSource::Absolute);
 }
 
@@ -336,7 +341,7 @@ bool skipColumnBar(std::string_view s, std::size_t& pos)
     std::size_t p = pos;
     while (p < s.size() && s[p] == ' ')
         ++p;
-    if (p == pos || !at(s, p++, '|'))
+    if (p == pos || !charAt(s, p++, '|'))
         return false;
     while (p < s.size() && s[p] == ' ')
         ++p;
@@ -361,13 +366,13 @@ void takeSelStamp(std::string_view s, ParsedLine& out)
     int day = 0;
     int year = 0;
     if (std::isdigit(static_cast<unsigned char>(s[pos]))) {  // MM/DD/YYYY
-        if (!readInt(s, pos, month, 2) || !at(s, pos++, '/') || !readInt(s, pos, day, 2) || !at(s, pos++, '/') ||
-            !readInt(s, pos, year, 4))
+        if (!readInt(s, pos, month, 2) || !charAt(s, pos++, '/') || !readInt(s, pos, day, 2) ||
+            !charAt(s, pos++, '/') || !readInt(s, pos, year, 4))
             return;
     } else {  // Mon-DD-YYYY
         month = monthFromAbbrev(s.substr(pos, 3));
         pos += 3;
-        if (month == 0 || !at(s, pos++, '-') || !readInt(s, pos, day, 2) || !at(s, pos++, '-') ||
+        if (month == 0 || !charAt(s, pos++, '-') || !readInt(s, pos, day, 2) || !charAt(s, pos++, '-') ||
             !readInt(s, pos, year, 4))
             return;
     }
@@ -376,7 +381,7 @@ void takeSelStamp(std::string_view s, ParsedLine& out)
     int second = 0;
     if (!skipColumnBar(s, pos))
         return;
-    if (!readInt(s, pos, hour, 2) || !at(s, pos++, ':') || !readInt(s, pos, minute, 2) || !at(s, pos++, ':') ||
+    if (!readInt(s, pos, hour, 2) || !charAt(s, pos++, ':') || !readInt(s, pos, minute, 2) || !charAt(s, pos++, ':') ||
         !readInt(s, pos, second, 2) || !skipColumnBar(s, pos))
         return;
     if (year < 1990 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
@@ -448,102 +453,6 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source)
     }
 }
 
-namespace {
-
-/// `rank3`, `Rank12`: a training script's rank tag.
-bool isRankWord(std::string_view word)
-{
-    return word.size() > 4 && (word[0] | 0x20) == 'r' && (word[1] | 0x20) == 'a' && (word[2] | 0x20) == 'n' &&
-        (word[3] | 0x20) == 'k';
-}
-
-}  // namespace
-
-bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
-{
-    // `host:pid:tid [dev] ` (every NCCL version), or `host [dev] ` where a poster cut pid:tid out: that short form
-    // only when the line goes on as an NCCL message, so that `Epoch [5] loss` is no prefix.
-    std::size_t pos = 0;
-    std::string_view name;
-    const std::size_t colon = s.find(':');
-    if (colon != 0 && colon != std::string_view::npos && s.substr(0, colon).find_first_of(" \t[]") == s.npos) {
-        pos = colon + 1;
-        int pid = 0;
-        int tid = 0;
-        if (readInt(s, pos, pid) && at(s, pos++, ':') && readInt(s, pos, tid) && at(s, pos++, ' '))
-            name = s.substr(0, colon);
-    }
-    if (name.empty()) {  // a host name holding a digit, as node names do (`rank3 [3]` is a rank, not a host)
-        const std::size_t space = s.find(' ');
-        const std::string_view word = s.substr(0, space == std::string_view::npos ? 0 : space);
-        if (!isHostName(word) || word.find_first_of("0123456789") == std::string_view::npos || isRankWord(word) ||
-            s.find(" NCCL ", space) == std::string_view::npos)
-            return false;
-        name = word;
-        pos = space + 1;
-    }
-    int device = 0;
-    if (!at(s, pos++, '[') || !readInt(s, pos, device, 4) || !at(s, pos, ']'))
-        return false;
-    host = name;
-    gpu = device;
-    return true;
-}
-
-namespace {
-
-/// `1.017s`, `250ms`, `3m`: a number with a unit of time.
-bool isElapsedTime(std::string_view word)
-{
-    std::size_t i = 0;
-    while (i < word.size() && (std::isdigit(static_cast<unsigned char>(word[i])) || word[i] == '.'))
-        ++i;
-    const std::string_view unit = word.substr(i);
-    return i > 0 && (unit == "s" || unit == "ms" || unit == "us" || unit == "m" || unit == "h");
-}
-
-/// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`: the loader or Python names a
-/// file before its colon (`...so: undefined symbol: ...`), no host.
-bool isLibraryFile(std::string_view word)
-{
-    const auto endsWith = [&](std::string_view tail) {
-        return word.size() > tail.size() && word.substr(word.size() - tail.size()) == tail;
-    };
-    return endsWith(".so") || endsWith(".py") || word.find(".so.") != std::string_view::npos;
-}
-
-}  // namespace
-
-bool stripPdshHost(std::string_view& s, std::string_view& host)
-{
-    // Kernel device names that start dmesg lines the same way (`ata1: SATA link up`, `eth0: ...`, `CPU3: Core
-    // temperature ...`) and rank tags of training scripts: the letters before the first digit.
-    static constexpr std::array<std::string_view, 24> notHosts = {
-        "ata", "eth", "ib",   "bond", "nvme", "sd",  "md",  "scsi", "usb", "mlx",  "hub",  "em",
-        "en",  "br",  "veth", "loop", "dm",   "tty", "cpu", "CPU",  "GPU", "rank", "Rank", "nvidia"};
-    const std::size_t colon = s.find(':');
-    if (colon == std::string_view::npos || colon == 0 || colon > 63 || startsWith(s, "slurmstepd"))
-        return false;  // `slurmstepd-<host>: ` is Slurm's own prefix
-    const std::string_view name = s.substr(0, colon);
-    const std::size_t digit = name.find_first_of("0123456789");
-    if (!isHostName(name) || digit == std::string_view::npos || name.back() == '.')
-        return false;
-    if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
-        return false;
-    // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
-    // open file`, `e2fsck: ...`), and elapsed times (`1.017s: job.exception ...`, flux's event log): no hosts.
-    static constexpr std::array<std::string_view, 9> programs = {"enroot-", "python", "e2fsck", "mount.", "mkfs.",
-                                                                 "fsck.",   "i2c",    "x86",    "ipv6"};
-    if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name) || isLibraryFile(name))
-        return false;
-    if (colon + 1 < s.size() && s[colon + 1] != ' ')
-        return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`
-    host = name;
-    s = colon + 1 < s.size() ? s.substr(colon + 2) : std::string_view();
-    return true;
-}
-
 unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out)
 {
     unsigned marks = 0;
@@ -590,47 +499,6 @@ bool hasAppMarker(std::string_view line)
     return false;
 }
 
-bool stripKernelTag(std::string_view& s, std::string_view& host)
-{
-    std::string_view rest = s;
-    std::string_view named;
-    if (!startsWith(rest, "kernel: ")) {
-        const std::size_t space = rest.find(' ');
-        if (space == std::string_view::npos || !isHostName(rest.substr(0, space)) ||
-            !startsWith(rest.substr(space + 1), "kernel: "))
-            return false;
-        named = rest.substr(0, space);
-        rest.remove_prefix(space + 1);
-    }
-    host = named;
-    s = skipSpaces(rest.substr(8));
-    return true;
-}
-
-bool hostNamedBySrun(std::string_view s, std::string_view& host)
-{
-    constexpr std::string_view lead = "srun: error: ";
-    if (!startsWith(s, lead))
-        return false;
-    constexpr std::string_view nodeFailure = "srun: error: Node failure on ";
-    if (startsWith(s, nodeFailure)) {
-        const std::string_view rest = s.substr(nodeFailure.size());
-        const std::string_view name = rest.substr(0, rest.find_first_of(" ,;"));
-        if (!isHostName(name))
-            return false;
-        host = name;
-        return true;
-    }
-    const std::size_t colon = s.find(": ", lead.size());
-    if (colon == std::string_view::npos || !startsWith(s.substr(colon + 2), "task"))
-        return false;
-    const std::string_view name = s.substr(lead.size(), colon - lead.size());
-    if (!isHostName(name))
-        return false;
-    host = name;
-    return true;
-}
-
 bool stripSlurmstepd(std::string_view& s, std::string_view& host)
 {
     if (startsWith(s, "slurmstepd: ")) {
@@ -660,7 +528,7 @@ std::string_view stripPriority(std::string_view s)
 {
     std::size_t pos = 1;
     int priority = 0;
-    if (at(s, 0, '<') && readInt(s, pos, priority, 3) && at(s, pos, '>'))
+    if (charAt(s, 0, '<') && readInt(s, pos, priority, 3) && charAt(s, pos, '>'))
         return s.substr(pos + 1);
     return s;
 }

@@ -39,6 +39,12 @@ private:
 };
 
 bool startsWith(std::string_view s, std::string_view prefix);
+/// A non-negative decimal of at most `maxDigits` digits at `pos`; `pos` moves past it.
+bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits = 9);
+/// Whether `s` holds `c` at `pos`.
+bool charAt(std::string_view s, std::size_t pos, char c);
+/// A host name token: letters, digits, `-`, `_`, `.`, with at least one letter.
+bool isHostName(std::string_view s);
 std::string_view skipSpaces(std::string_view s);
 
 /// Keeps the most confident of the stamps a line carries (the first one on ties).

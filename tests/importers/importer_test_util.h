@@ -9,6 +9,8 @@
 #include "importers/analyzer.h"
 #include "importers/records.h"
 
+#include <QTemporaryDir>
+
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -130,6 +132,15 @@ inline std::vector<std::pair<std::string, std::string>> folderMembers(const std:
 inline importers::AnalyzeOutcome analyze(const std::string& bundle, const importers::AnalyzeOptions& options = {})
 {
     return importers::analyzeBundle(bundle, sourceCatalog(), options);
+}
+
+/// Analyses a bundle of one file (`name`, `text`) written to a fresh folder.
+inline importers::AnalyzeOutcome analyzeOneFile(const std::string& name, const std::string& text)
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    writeFile(root / name, text);
+    return analyze(root.string());
 }
 
 /// The verdict JSON with the bundle path blanked (so folder and archive versions compare equal).

@@ -519,8 +519,6 @@ void TestPlainText::contextLineNamesTheDevice()
     // ibstat prints the device once, in its `CA '...'` header; the port blocks below it do not repeat it. The port
     // rule reads the header as its context: the Polling port is named after the device above it, the second device's
     // header names nothing it did not print, and a port state too far below any header stays unnamed.
-    QTemporaryDir dir;
-    const std::filesystem::path root = dir.path().toStdString();
     const auto device = [](const char* name, const char* state, const char* physical) {
         return std::string("CA '") + name +
             "'\n\tCA type: MT4123\n\tNumber of ports: 1\n\tFirmware version: 20.28.1002\n" +
@@ -531,8 +529,7 @@ void TestPlainText::contextLineNamesTheDevice()
     for (int i = 0; i < 30; ++i)
         text += "\tnote line " + std::to_string(i) + " of a long paste\n";
     text += "\t\tPhysical state: LinkErrorRecovery\n";
-    tests::writeFile(root / "ibstat.txt", text);
-    const auto outcome = tests::analyze(root.string());
+    const auto outcome = tests::analyzeOneFile("ibstat.txt", text);
     QVERIFY2(outcome.result, outcome.error.c_str());
     std::vector<std::string> hcas;
     for (const auto& e : outcome.result->events)
@@ -546,13 +543,11 @@ void TestPlainText::contextLineNamesTheDevice()
 void TestPlainText::kubeletEventRowNamesItsNode()
 {
     // Before Kubernetes 1.20 an event row's From column reads `kubelet, <node>`; a sentence naming kubelet does not.
-    QTemporaryDir dir;
-    const std::filesystem::path root = dir.path().toStdString();
-    tests::writeFile(root / "kubectl-describe-pod.txt",
-                     "  Warning  FailedCreatePodSandBox  2m  kubelet, kube-2  Failed to create pod sandbox: rpc "
-                     "error: code = Unknown desc = failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n"
-                     "we restarted kubelet, then: failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n");
-    const auto outcome = tests::analyze(root.string());
+    const auto outcome = tests::analyzeOneFile(
+        "kubectl-describe-pod.txt",
+        "  Warning  FailedCreatePodSandBox  2m  kubelet, kube-2  Failed to create pod sandbox: rpc "
+        "error: code = Unknown desc = failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n"
+        "we restarted kubelet, then: failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n");
     QVERIFY2(outcome.result, outcome.error.c_str());
     std::vector<std::string> nodes;
     for (const auto& o : outcome.result->observations)

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The host a line names in its prefix: NCCL's `host:pid:tid [dev]`, pdsh/clush `node01: `, `host kernel: `, srun's
+// `srun: error: host: task N`; and the words that look like hosts but are not (device names, programs, files).
+#include "importers/format_prefix.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace attrib::importers::detail {
+
+namespace {
+
+/// `rank3`, `Rank12`: a training script's rank tag.
+bool isRankWord(std::string_view word)
+{
+    return word.size() > 4 && (word[0] | 0x20) == 'r' && (word[1] | 0x20) == 'a' && (word[2] | 0x20) == 'n' &&
+        (word[3] | 0x20) == 'k';
+}
+
+}  // namespace
+
+bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
+{
+    // `host:pid:tid [dev] ` (every NCCL version), or `host [dev] ` where a poster cut pid:tid out: that short form
+    // only when the line goes on as an NCCL message, so that `Epoch [5] loss` is no prefix.
+    std::size_t pos = 0;
+    std::string_view name;
+    const std::size_t colon = s.find(':');
+    if (colon != 0 && colon != std::string_view::npos && s.substr(0, colon).find_first_of(" \t[]") == s.npos) {
+        pos = colon + 1;
+        int pid = 0;
+        int tid = 0;
+        if (readInt(s, pos, pid) && charAt(s, pos++, ':') && readInt(s, pos, tid) && charAt(s, pos++, ' '))
+            name = s.substr(0, colon);
+    }
+    if (name.empty()) {  // a host name holding a digit, as node names do (`rank3 [3]` is a rank, not a host)
+        const std::size_t space = s.find(' ');
+        const std::string_view word = s.substr(0, space == std::string_view::npos ? 0 : space);
+        if (!isHostName(word) || word.find_first_of("0123456789") == std::string_view::npos || isRankWord(word) ||
+            s.find(" NCCL ", space) == std::string_view::npos)
+            return false;
+        name = word;
+        pos = space + 1;
+    }
+    int device = 0;
+    if (!charAt(s, pos++, '[') || !readInt(s, pos, device, 4) || !charAt(s, pos, ']'))
+        return false;
+    host = name;
+    gpu = device;
+    return true;
+}
+
+namespace {
+
+/// `1.017s`, `250ms`, `3m`: a number with a unit of time.
+bool isElapsedTime(std::string_view word)
+{
+    std::size_t i = 0;
+    while (i < word.size() && (std::isdigit(static_cast<unsigned char>(word[i])) || word[i] == '.'))
+        ++i;
+    const std::string_view unit = word.substr(i);
+    return i > 0 && (unit == "s" || unit == "ms" || unit == "us" || unit == "m" || unit == "h");
+}
+
+/// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`: the loader or Python names a
+/// file before its colon (`...so: undefined symbol: ...`), no host.
+bool isLibraryFile(std::string_view word)
+{
+    const auto endsWith = [&](std::string_view tail) {
+        return word.size() > tail.size() && word.substr(word.size() - tail.size()) == tail;
+    };
+    return endsWith(".so") || endsWith(".py") || word.find(".so.") != std::string_view::npos;
+}
+
+}  // namespace
+
+bool stripPdshHost(std::string_view& s, std::string_view& host)
+{
+    // Kernel device names that start dmesg lines the same way (`ata1: SATA link up`, `eth0: ...`, `CPU3: Core
+    // temperature ...`) and rank tags of training scripts: the letters before the first digit.
+    static constexpr std::array<std::string_view, 24> notHosts = {
+        "ata", "eth", "ib",   "bond", "nvme", "sd",  "md",  "scsi", "usb", "mlx",  "hub",  "em",
+        "en",  "br",  "veth", "loop", "dm",   "tty", "cpu", "CPU",  "GPU", "rank", "Rank", "nvidia"};
+    const std::size_t colon = s.find(':');
+    if (colon == std::string_view::npos || colon == 0 || colon > 63 || startsWith(s, "slurmstepd"))
+        return false;  // `slurmstepd-<host>: ` is Slurm's own prefix
+    const std::string_view name = s.substr(0, colon);
+    const std::size_t digit = name.find_first_of("0123456789");
+    if (!isHostName(name) || digit == std::string_view::npos || name.back() == '.')
+        return false;
+    if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
+        return false;
+    // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
+    // open file`, `e2fsck: ...`), and elapsed times (`1.017s: job.exception ...`, flux's event log): no hosts.
+    static constexpr std::array<std::string_view, 9> programs = {"enroot-", "python", "e2fsck", "mount.", "mkfs.",
+                                                                 "fsck.",   "i2c",    "x86",    "ipv6"};
+    if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
+        isElapsedTime(name) || isLibraryFile(name))
+        return false;
+    if (colon + 1 < s.size() && s[colon + 1] != ' ')
+        return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`
+    host = name;
+    s = colon + 1 < s.size() ? s.substr(colon + 2) : std::string_view();
+    return true;
+}
+
+bool stripKernelTag(std::string_view& s, std::string_view& host)
+{
+    std::string_view rest = s;
+    std::string_view named;
+    if (!startsWith(rest, "kernel: ")) {
+        const std::size_t space = rest.find(' ');
+        if (space == std::string_view::npos || !isHostName(rest.substr(0, space)) ||
+            !startsWith(rest.substr(space + 1), "kernel: "))
+            return false;
+        named = rest.substr(0, space);
+        rest.remove_prefix(space + 1);
+    }
+    host = named;
+    s = skipSpaces(rest.substr(8));
+    return true;
+}
+
+bool hostNamedBySrun(std::string_view s, std::string_view& host)
+{
+    constexpr std::string_view lead = "srun: error: ";
+    if (!startsWith(s, lead))
+        return false;
+    constexpr std::string_view nodeFailure = "srun: error: Node failure on ";
+    if (startsWith(s, nodeFailure)) {
+        const std::string_view rest = s.substr(nodeFailure.size());
+        const std::string_view name = rest.substr(0, rest.find_first_of(" ,;"));
+        if (!isHostName(name))
+            return false;
+        host = name;
+        return true;
+    }
+    const std::size_t colon = s.find(": ", lead.size());
+    if (colon == std::string_view::npos || !startsWith(s.substr(colon + 2), "task"))
+        return false;
+    const std::string_view name = s.substr(lead.size(), colon - lead.size());
+    if (!isHostName(name))
+        return false;
+    host = name;
+    return true;
+}
+
+}  // namespace attrib::importers::detail
