@@ -73,6 +73,16 @@ bool isLibraryFile(std::string_view word)
     return endsWith(".so") || endsWith(".py") || word.find(".so.") != std::string_view::npos;
 }
 
+/// Ascend CANN's error codes start its messages the way pdsh starts a host's (`EJ0001: ... Failed to initialize the
+/// HCCP process`, `EE9999:`, `EI0009:`, `E39999:`): `E`, one capital letter or digit, four digits (the code format
+/// of CANN's error code reference). A host is rarely named so.
+bool isCannErrorCode(std::string_view word)
+{
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    return word.size() == 6 && word[0] == 'E' && ((word[1] >= 'A' && word[1] <= 'Z') || digit(word[1])) &&
+        std::all_of(word.begin() + 2, word.end(), digit);
+}
+
 }  // namespace
 
 bool stripPdshHost(std::string_view& s, std::string_view& host)
@@ -96,7 +106,7 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     static constexpr std::array<std::string_view, 9> programs = {"enroot-", "python", "e2fsck", "mount.", "mkfs.",
                                                                  "fsck.",   "i2c",    "x86",    "ipv6"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name) || isLibraryFile(name))
+        isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

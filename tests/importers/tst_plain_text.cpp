@@ -271,6 +271,11 @@ void TestPlainText::nodeNamedByLine()
          {"1.017s: job.exception type=timeout severity=0", NoTime, TimeSource::None, "",
           "1.017s: job.exception type=timeout severity=0"},
          {"Exception: x", NoTime, TimeSource::None, "", "Exception: x"},
+         // Ascend CANN error codes are no pdsh hosts (a host named like one still is)
+         {"EJ0001: Failed to initialize the HCCP process.", NoTime, TimeSource::None, "",
+          "EJ0001: Failed to initialize the HCCP process."},
+         {"E39999: Inner Error!", NoTime, TimeSource::None, "", "E39999: Inner Error!"},
+         {"EJ00012: x", NoTime, TimeSource::None, "EJ00012", "x"},
          // a kernel line quoted in an alert or a ticket
          {"Xid errors on instance: gpu-n19, Error: Dec  1 10:00:03 gpu-n19 kernel: [257087.812628] NVRM: Xid 64",
           makeTime(2026, 12, 1, 10, 0, 3), TimeSource::YearInferred, "gpu-n19", "NVRM: Xid 64"},
