@@ -48,9 +48,10 @@ std::string_view stripKernelPrefixes(std::string_view line, ParsedLine& out)
 /// The message after a stamp of `length` bytes at the start of `s`.
 void takeBody(std::string_view s, std::size_t length, ParsedLine& out)
 {
-    out.text = skipSpaces(s.substr(length));
+    const std::string_view body = stripCallerId(s.substr(length));
+    out.text = skipSpaces(body);
     out.stamped = true;
-    out.indented = isIndented(s.substr(length));
+    out.indented = isIndented(body);
 }
 
 class KernelRingParser final : public FormParser {

@@ -90,8 +90,12 @@ bool isZoneAbbreviation(std::string_view word);
 
 /// Drops a forwarded printk `[seconds.micro] ` from the start of a kernel message.
 std::string_view stripUptime(std::string_view body);
-/// Drops a `<N>` syslog priority from the start of a line.
+/// Drops a `<N>` syslog priority, or the facility and level `dmesg -x` decodes (`kern  :err   : `), from the start
+/// of a line.
 std::string_view stripPriority(std::string_view s);
+/// Drops the printk caller id a kernel with CONFIG_PRINTK_CALLER (or `dmesg --caller`) prints after the stamp:
+/// `[  T129] ` (a task) or `[    C3] ` (a CPU).
+std::string_view stripCallerId(std::string_view body);
 
 /// pdsh / clush host prefix before a kernel line: `node-02: [` (the host, then `: `, then a bracket or `<`).
 bool stripHostPrefix(std::string_view& s, std::string_view& host);

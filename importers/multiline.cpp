@@ -99,7 +99,7 @@ void extend(Record& r, const RawLine& raw)
 bool StampedJoiner::add(const RawLine& raw, const ParsedLine& parsed, std::string_view clean)
 {
     const bool blank = clean.find_first_not_of(" \t") == std::string_view::npos;
-    if (!parsed.stamped && m_open && !blank && m_lines < m_options.maxJoinedLines) {
+    if (!parsed.stamped && m_open && !blank && m_lines < m_options.maxJoinedLines && continuesUnstamped(clean)) {
         const bool wrapped = clean[0] != ' ' && clean[0] != '\t';
         appendContinuation(m_pending.text, clean, wrapped, m_options.maxLineBytes);
         return joined(raw);
@@ -113,6 +113,8 @@ bool StampedJoiner::add(const RawLine& raw, const ParsedLine& parsed, std::strin
     if (blank)
         return true;
     fillRecord(m_pending, raw, parsed);
+    if (!parsed.stamped && m_pending.kind == engine::SourceKind::Unknown)
+        m_pending.kind = engine::SourceKind::Text;  // pasted around the log: read like plain text, by every rule
     m_tag = std::string(parsed.tag);
     m_open = true;
     m_lines = 1;
@@ -134,6 +136,15 @@ bool StampedJoiner::joined(const RawLine& raw)
     ++m_lines;
     ++m_stats.joined;
     return true;
+}
+
+bool StampedJoiner::continuesUnstamped(std::string_view clean) const
+{
+    // The kernel and syslog daemons stamp every line they write; a line without a stamp goes on with the record
+    // before it when it is indented (dmesg aligns the further lines of a multi-line record) or finishes its NVRM
+    // sentence. Other unstamped lines are text pasted around the log (another tool's output, a traceback): their
+    // own records, or they would hide inside the record before them and out of every rule's reach.
+    return clean[0] == ' ' || clean[0] == '\t' || continuesNvrmSentence(m_pending.text, clean);
 }
 
 bool StampedJoiner::continues(const ParsedLine& parsed) const

@@ -74,6 +74,7 @@ public:
 private:
     bool joined(const RawLine& raw);
     bool continues(const ParsedLine& parsed) const;
+    bool continuesUnstamped(std::string_view clean) const;
 
     const ReaderOptions& m_options;
     const RecordSink& m_sink;

@@ -109,6 +109,8 @@ void addLogSniffRows()
              "[    0.000000] Linux version 6.1.0\n[  171167.620236] NVRM: Xid (PCI:0009:01:00): 149, NETIR_LINK_EVT\n"
              "[171167.700000] NVRM: GPU at PCI:0009:01:00: GPU-1234\n",
              "x.txt", SourceKind::Kernel, "dmesg-raw", "3 of 3");
+    sniffRow("dmesg -x", "kern  :err   : [ 12.000001] mlx5_core 0000:3b:00.0: link down\nkern  :info  : [ 13.5] ok\n",
+             "", SourceKind::Kernel, "dmesg-raw");
     sniffRow("dmesg raw with priority", "<4>[ 12.000001] mlx5_core 0000:3b:00.0: link down\n<6>[ 13.5] ok\n", "",
              SourceKind::Kernel, "dmesg-raw");
     sniffRow("dmesg -T naming nvidia-bug-report.sh is still a kernel log",
@@ -229,6 +231,17 @@ void addKernelParseRows()
     parseRow("raw continuation", "dmesg-raw", "   Call Trace:", {.text = "   Call Trace:"});
     parseRow("dmesg -T", "dmesg-T", QByteArray("[Sun Feb 23 16:24:18 2025] ") + Xid,
              {.time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid});
+    // dmesg -x decodes facility and level before the stamp; CONFIG_PRINTK_CALLER adds a caller id after it
+    parseRow("dmesg -x", "dmesg-raw", QByteArray("kern  :err   : [ 1843.308145] ") + Xid,
+             {.time = 1843 * Sec + 308145000, .source = TS::BootRelative, .text = Xid});
+    parseRow("dmesg -xT", "dmesg-T", QByteArray("daemon:warn  : [Sun Feb 23 16:24:18 2025] ") + Xid,
+             {.time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid});
+    parseRow("caller id", "dmesg-raw", QByteArray("[ 1843.308145] [  T129] ") + Xid,
+             {.time = 1843 * Sec + 308145000, .source = TS::BootRelative, .text = Xid});
+    parseRow("CPU caller id", "dmesg-T", QByteArray("[Sun Feb 23 16:24:18 2025] [    C3] ") + Xid,
+             {.time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid});
+    parseRow("not a decoded level", "dmesg-raw", "kern  :oops  : [ 1.000000] x",
+             {.text = "kern  :oops  : [ 1.000000] x"});
     parseRow("binary garbage", "dmesg-raw", QByteArray("\x01\x02\x03\x04x", 5), {.text = "", .ok = false});
     parseRow("embedded NUL", "dmesg-raw", QByteArray("[ 1.000000] a\0b", 15), {.text = "", .ok = false});
 

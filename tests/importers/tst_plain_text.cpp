@@ -90,6 +90,7 @@ private slots:
     void applicationOutputInTheJournal();
     void contextLineNamesTheDevice();
     void kubeletEventRowNamesItsNode();
+    void pastedTextAfterKernelLinesIsItsOwnRecord();
 };
 
 void TestPlainText::sniffing_data()
@@ -276,6 +277,10 @@ void TestPlainText::nodeNamedByLine()
           "EJ0001: Failed to initialize the HCCP process."},
          {"E39999: Inner Error!", NoTime, TimeSource::None, "", "E39999: Inner Error!"},
          {"EJ00012: x", NoTime, TimeSource::None, "EJ00012", "x"},
+         // a Python exception's qualified name is no pdsh host
+         {"boto3.exceptions.S3UploadFailedError: Failed to upload a to b", NoTime, TimeSource::None, "",
+          "boto3.exceptions.S3UploadFailedError: Failed to upload a to b"},
+         {"gpu-n20.cluster.local: x", NoTime, TimeSource::None, "gpu-n20.cluster.local", "x"},
          // a kernel line quoted in an alert or a ticket
          {"Xid errors on instance: gpu-n19, Error: Dec  1 10:00:03 gpu-n19 kernel: [257087.812628] NVRM: Xid 64",
           makeTime(2026, 12, 1, 10, 0, 3), TimeSource::YearInferred, "gpu-n19", "NVRM: Xid 64"},
@@ -560,6 +565,30 @@ void TestPlainText::kubeletEventRowNamesItsNode()
     QCOMPARE(nodes.size(), std::size_t(2));
     QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("kube-2"));
     QCOMPARE(QString::fromStdString(nodes[1]), QString());
+}
+
+void TestPlainText::pastedTextAfterKernelLinesIsItsOwnRecord()
+{
+    // The kernel stamps every line: an unstamped, unindented line after a dmesg record is pasted text (another
+    // tool's output), not part of the record, and every rule reads it as plain text; an indented one still
+    // continues the record.
+    const auto outcome = tests::analyzeOneFile(
+        "dmesg.txt",
+        "[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n"
+        "[ 1843.400000] NVRM: Xid (PCI:0000:3b:00): 94, pid=0, Contained ECC error\n"
+        "     with its detail on the next line\n"
+        "boto3.exceptions.S3UploadFailedError: Failed to upload a to b: An error occurred (ExpiredToken)\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> texts;
+    for (const auto& o : outcome.result->observations)
+        texts.push_back(o.text);
+    QCOMPARE(texts.size(), std::size_t(3));
+    QCOMPARE(
+        QString::fromStdString(texts[1]),
+        QStringLiteral("NVRM: Xid (PCI:0000:3b:00): 94, pid=0, Contained ECC error with its detail on the next line"));
+    QVERIFY(texts[2].rfind("boto3.exceptions.S3UploadFailedError: ", 0) == 0);
+    QCOMPARE(outcome.result->observations[2].kind, SourceKind::Text);
+    QCOMPARE(QString::fromStdString(outcome.result->observations[2].node), QString());
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)
