@@ -205,18 +205,40 @@ bool Collector::onRecord(Record& r, FileState& fs)
     placeInTime(r, node, fs);
     if (r.text.empty())
         return true;
-    FileShard& shard = *fs.shard;
-    shard.matches.clear();
-    fs.context.line = fs.records;
-    if (!m_extractors.match(kind, r.text, shard.matches, &fs.context))
+    if (!matchRecord(r, kind, fs))
         return true;
-    if (sanitizeUtf8(r.text)) {  // rare: match again so captures hold valid UTF-8 too
-        shard.matches.clear();
-        if (!m_extractors.match(kind, r.text, shard.matches, &fs.context))
-            return true;
-    }
+    if (sanitizeUtf8(r.text) && !matchRecord(r, kind, fs))  // rare: match again so captures hold valid UTF-8 too
+        return true;
     keep(r, kind, node, fs);
     return true;
+}
+
+/// The record's matches into the shard: a traceback's innermost lines first (as the lines before it, so they can
+/// be context for its exception line), then its text. A rule that matched twice keeps its last match (the
+/// exception line's when it matched that too).
+bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
+{
+    FileShard& shard = *fs.shard;
+    shard.matches.clear();
+    bool any = false;
+    for (const std::string& inner : r.innerLines) {
+        fs.context.line = fs.records - 1;
+        any = m_extractors.match(kind, inner, shard.matches, &fs.context) || any;
+    }
+    fs.context.line = fs.records;
+    any = m_extractors.match(kind, r.text, shard.matches, &fs.context) || any;
+    if (any && !r.innerLines.empty()) {
+        auto& matches = shard.matches;
+        for (std::size_t i = 0; i < matches.size();) {
+            const auto later = std::find_if(matches.begin() + static_cast<std::ptrdiff_t>(i) + 1, matches.end(),
+                                            [&](const engine::LineMatch& m) { return m.rule == matches[i].rule; });
+            if (later != matches.end())
+                matches.erase(matches.begin() + static_cast<std::ptrdiff_t>(i));
+            else
+                ++i;
+        }
+    }
+    return any;
 }
 
 /// `kubectl describe pod` names the pod's node once, on the `Node:` line of its header (`Node: host/10.0.0.5`, or

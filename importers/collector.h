@@ -104,6 +104,7 @@ private:
     };
 
     bool onRecord(Record& r, FileState& fs);
+    bool matchRecord(Record& r, SourceKind kind, FileState& fs);
     bool offerLead(const Record& r, FileState& fs);
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);
     static void trackDescribedNode(const std::string& text, FileState& fs);

@@ -14,6 +14,8 @@ namespace {
 constexpr std::string_view Nvrm = "NVRM: ";
 constexpr std::string_view TracebackHead = "Traceback (most recent call last):";
 constexpr std::size_t KeptFrames = 2;
+constexpr std::size_t KeptInnerLines = 4;  ///< the innermost two frames with their source lines
+constexpr std::size_t MaxInnerLineBytes = 4096;
 constexpr std::size_t MaxOpenTracebacks = 4096;
 
 std::string_view trimLeft(std::string_view s)
@@ -81,6 +83,8 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
     r.value = 0;
     if (!r.labels.empty())
         r.labels.clear();
+    if (!r.innerLines.empty())
+        r.innerLines.clear();
 }
 
 Record recordOf(const RawLine& raw, const ParsedLine& parsed)
@@ -175,7 +179,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
         }
         if (m_open.size() >= MaxOpenTracebacks)
             return true;
-        m_open.emplace(rec.rank, Open{rec, {}, 1});
+        m_open.emplace(rec.rank, Open{rec, {}, {}, 1});
         emit = false;
         return true;
     }
@@ -190,6 +194,11 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
                 tb.frames.emplace_back(trimRight(frame));
                 if (tb.frames.size() > KeptFrames)
                     tb.frames.erase(tb.frames.begin());
+            }
+            if (!frame.empty() && frame.size() <= MaxInnerLineBytes) {
+                tb.inner.emplace_back(trimRight(frame));
+                if (tb.inner.size() > KeptInnerLines)
+                    tb.inner.erase(tb.inner.begin());
             }
             tb.first.length = rec.offset + rec.length - tb.first.offset;
             tb.first.truncated = tb.first.truncated || rec.truncated;
@@ -222,6 +231,7 @@ bool TracebackJoiner::finish(Open& tb, const Record* exception, const RecordSink
             frames += (frames.empty() ? "" : " <- ") + *f;
         out.labels["traceback"] = frames;  // context for people; extractors see the exception line unchanged
     }
+    out.innerLines = std::move(tb.inner);
     m_stats.stamped += out.time != engine::NoTime ? 1 : 0;
     return sink(out);
 }

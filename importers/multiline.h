@@ -39,6 +39,7 @@ private:
     struct Open {
         Record first;
         std::vector<std::string> frames;  ///< the last `File "..."` lines
+        std::vector<std::string> inner;   ///< the last indented lines: frames and their source lines
         std::size_t lines = 1;
     };
     bool finish(Open& tb, const Record* exception, const RecordSink& sink);

@@ -26,7 +26,10 @@ struct Record {
     std::string host;
     int rank = -1;
     int gpu = -1;
-    std::string text;        ///< what extractors match
+    std::string text;  ///< what extractors match
+    /// A Python traceback's innermost lines (its last frames and their source lines, as printed): extractors match
+    /// them too, as lines before `text` (`File ".../synchronize.py", line 57`, `self._semlock = ...SemLock(`).
+    std::vector<std::string> innerLines;
     bool truncated = false;  ///< the line was longer than the cap; `fullLength` is its real size
     std::uint64_t fullLength = 0;
     // Metric samples (text empty)

@@ -91,6 +91,7 @@ private slots:
     void contextLineNamesTheDevice();
     void kubeletEventRowNamesItsNode();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
+    void tracebackInnermostLinesReachTheRules();
 };
 
 void TestPlainText::sniffing_data()
@@ -589,6 +590,28 @@ void TestPlainText::pastedTextAfterKernelLinesIsItsOwnRecord()
     QVERIFY(texts[2].rfind("boto3.exceptions.S3UploadFailedError: ", 0) == 0);
     QCOMPARE(outcome.result->observations[2].kind, SourceKind::Text);
     QCOMPARE(QString::fromStdString(outcome.result->observations[2].node), QString());
+}
+
+void TestPlainText::tracebackInnermostLinesReachTheRules()
+{
+    // A traceback is one record whose text is its exception line; its innermost frames and source lines are
+    // matched too: here only the source line tells that the ENOSPC came from a POSIX semaphore in /dev/shm.
+    const auto outcome = tests::analyzeOneFile(
+        "stderr.log",
+        "Traceback (most recent call last):\n"
+        "  File \"/usr/local/lib/python3.8/multiprocessing/context.py\", line 73, in RLock\n"
+        "    return RLock(ctx=self.get_context())\n"
+        "  File \"/usr/local/lib/python3.8/multiprocessing/synchronize.py\", line 57, in __init__\n"
+        "    sl = self._semlock = _multiprocessing.SemLock(\n"
+        "OSError: [Errno 28] No space left on device\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QCOMPARE(outcome.result->observations.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(outcome.result->observations[0].text),
+             QStringLiteral("OSError: [Errno 28] No space left on device"));
+    std::vector<std::string> rules;
+    for (const auto& e : outcome.result->events)
+        rules.push_back(e.rule);
+    QVERIFY(std::count(rules.begin(), rules.end(), std::string("multiprocessing_semlock_failed")) == 1);
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)
