@@ -93,16 +93,6 @@ public:
     }
 
 private:
-    static bool isWrapContinuation(std::string_view clean)
-    {
-        YearTracker years(0);
-        ParsedLine parsed;
-        std::string_view host;
-        int gpu = -1;
-        return !clean.empty() && stripAppPrefixes(clean, years, parsed) == 0 && !matchNcclPrefix(clean, host, gpu) &&
-            !isSlurmLine(clean);
-    }
-
     bool logical(Record& rec)
     {
         bool emit = true;

@@ -5,6 +5,7 @@
 #include "importers/format_prefix.h"
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace attrib::importers::detail {
@@ -14,6 +15,7 @@ namespace {
 constexpr std::string_view Nvrm = "NVRM: ";
 constexpr std::string_view TracebackHead = "Traceback (most recent call last):";
 constexpr std::size_t KeptFrames = 2;
+constexpr std::size_t MinWrapWidth = 60;   ///< the narrowest terminal whose wraps are joined (as detectWrapWidth)
 constexpr std::size_t KeptInnerLines = 4;  ///< the innermost two frames with their source lines
 constexpr std::size_t MaxInnerLineBytes = 4096;
 constexpr std::size_t MaxOpenTracebacks = 4096;
@@ -50,6 +52,16 @@ void appendContinuation(std::string& text, std::string_view piece, bool wrapped,
             appendCapped(text, " ", cap);
     }
     appendCapped(text, piece, cap);
+}
+
+bool isWrapContinuation(std::string_view clean)
+{
+    YearTracker years(0);
+    ParsedLine parsed;
+    std::string_view host;
+    int gpu = -1;
+    return !clean.empty() && stripAppPrefixes(clean, years, parsed) == 0 && !matchNcclPrefix(clean, host, gpu) &&
+        !isSlurmLine(clean);
 }
 
 bool continuesNvrmSentence(std::string_view previous, std::string_view next)
@@ -103,7 +115,9 @@ void extend(Record& r, const RawLine& raw)
 bool StampedJoiner::add(const RawLine& raw, const ParsedLine& parsed, std::string_view clean)
 {
     const bool blank = clean.find_first_not_of(" \t") == std::string_view::npos;
-    if (!parsed.stamped && m_open && !blank && m_lines < m_options.maxJoinedLines && continuesUnstamped(clean)) {
+    const std::size_t previousWidth = std::exchange(m_width, clean.size());
+    if (!parsed.stamped && m_open && !blank && m_lines < m_options.maxJoinedLines &&
+        continuesUnstamped(clean, previousWidth)) {
         const bool wrapped = clean[0] != ' ' && clean[0] != '\t';
         appendContinuation(m_pending.text, clean, wrapped, m_options.maxLineBytes);
         return joined(raw);
@@ -142,13 +156,18 @@ bool StampedJoiner::joined(const RawLine& raw)
     return true;
 }
 
-bool StampedJoiner::continuesUnstamped(std::string_view clean) const
+bool StampedJoiner::continuesUnstamped(std::string_view clean, std::size_t previousWidth) const
 {
     // The kernel and syslog daemons stamp every line they write; a line without a stamp goes on with the record
-    // before it when it is indented (dmesg aligns the further lines of a multi-line record) or finishes its NVRM
-    // sentence. Other unstamped lines are text pasted around the log (another tool's output, a traceback): their
-    // own records, or they would hide inside the record before them and out of every rule's reach.
-    return clean[0] == ' ' || clean[0] == '\t' || continuesNvrmSentence(m_pending.text, clean);
+    // before it when it is indented (dmesg aligns the further lines of a multi-line record), finishes its NVRM
+    // sentence, or is the rest of a line a terminal wrapped: the line before it was as wide as a terminal (60
+    // columns or more) and this one starts with no prefix and no `name:` of its own. Other unstamped lines are
+    // text pasted around the log (another tool's output, an exception): their own records, or they would hide
+    // inside the record before them and out of every rule's reach.
+    if (clean[0] == ' ' || clean[0] == '\t' || continuesNvrmSentence(m_pending.text, clean))
+        return true;
+    const std::string_view first = clean.substr(0, clean.find(' '));
+    return previousWidth >= MinWrapWidth && first.back() != ':' && isWrapContinuation(clean);
 }
 
 bool StampedJoiner::continues(const ParsedLine& parsed) const

@@ -14,6 +14,10 @@ namespace attrib::importers::detail {
 /// joined with one space, without a repeated `NVRM: ` prefix. `text` never grows past `cap` bytes.
 void appendContinuation(std::string& text, std::string_view piece, bool wrapped, std::size_t cap);
 
+/// A line that may be the rest of a line a terminal wrapped: not empty, and no application, NCCL or Slurm prefix
+/// of its own.
+bool isWrapContinuation(std::string_view clean);
+
 /// `NVRM: The NVIDIA GPU 0000:b3:00.0` followed by `NVRM: (PCI ID: ...) installed in this system has`: the
 /// previous text is an unfinished NVRM sentence and the next line goes on with lower case or a parenthesis.
 bool continuesNvrmSentence(std::string_view previous, std::string_view next);
@@ -75,7 +79,7 @@ public:
 private:
     bool joined(const RawLine& raw);
     bool continues(const ParsedLine& parsed) const;
-    bool continuesUnstamped(std::string_view clean) const;
+    bool continuesUnstamped(std::string_view clean, std::size_t previousWidth) const;
 
     const ReaderOptions& m_options;
     const RecordSink& m_sink;
@@ -85,6 +89,7 @@ private:
     std::string m_tag;
     bool m_open = false;
     std::size_t m_lines = 0;
+    std::size_t m_width = 0;  ///< bytes of the last physical line
 };
 
 /// Joins the lines of a message that carries embedded newlines (journal entries): continuation rules as above.

@@ -570,26 +570,31 @@ void TestPlainText::kubeletEventRowNamesItsNode()
 
 void TestPlainText::pastedTextAfterKernelLinesIsItsOwnRecord()
 {
-    // The kernel stamps every line: an unstamped, unindented line after a dmesg record is pasted text (another
-    // tool's output), not part of the record, and every rule reads it as plain text; an indented one still
-    // continues the record.
+    // The kernel stamps every line: an unstamped line after a dmesg record that is neither indented nor the rest
+    // of a wrapped line is pasted text (another tool's output), not part of the record, and every rule reads it as
+    // plain text.
     const auto outcome = tests::analyzeOneFile(
         "dmesg.txt",
         "[ 1843.308145] NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n"
         "[ 1843.400000] NVRM: Xid (PCI:0000:3b:00): 94, pid=0, Contained ECC error\n"
         "     with its detail on the next line\n"
+        "[ 1843.500000] NVRM: Xid (PCI:0000:3b:00): 63, pid=0, Row remapping event: Row Remapper Err\n"
+        "or\n"
+        "[ 1843.600000] NVRM: Xid (PCI:0000:3b:00): 63, pid=0, Row remapping event: Row Remapper Error\n"
         "boto3.exceptions.S3UploadFailedError: Failed to upload a to b: An error occurred (ExpiredToken)\n");
     QVERIFY2(outcome.result, outcome.error.c_str());
     std::vector<std::string> texts;
     for (const auto& o : outcome.result->observations)
         texts.push_back(o.text);
-    QCOMPARE(texts.size(), std::size_t(3));
+    QCOMPARE(texts.size(), std::size_t(5));
     QCOMPARE(
         QString::fromStdString(texts[1]),
         QStringLiteral("NVRM: Xid (PCI:0000:3b:00): 94, pid=0, Contained ECC error with its detail on the next line"));
-    QVERIFY(texts[2].rfind("boto3.exceptions.S3UploadFailedError: ", 0) == 0);
-    QCOMPARE(outcome.result->observations[2].kind, SourceKind::Text);
-    QCOMPARE(QString::fromStdString(outcome.result->observations[2].node), QString());
+    // A terminal wrap (a wide line, then a piece with no prefix and no `name:`) is glued back.
+    QVERIFY(texts[2].find("Row Remapper Error") != std::string::npos);
+    QVERIFY(texts[4].rfind("boto3.exceptions.S3UploadFailedError: ", 0) == 0);
+    QCOMPARE(outcome.result->observations[4].kind, SourceKind::Text);
+    QCOMPARE(QString::fromStdString(outcome.result->observations[4].node), QString());
 }
 
 void TestPlainText::tracebackInnermostLinesReachTheRules()
