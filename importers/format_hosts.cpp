@@ -120,9 +120,10 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
         return false;
     // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
-    // open file`, `e2fsck: ...`), and elapsed times (`1.017s: job.exception ...`, flux's event log): no hosts.
-    static constexpr std::array<std::string_view, 9> programs = {"enroot-", "python", "e2fsck", "mount.", "mkfs.",
-                                                                 "fsck.",   "i2c",    "x86",    "ipv6"};
+    // open file`, `e2fsck: ...`, gcc's `cc1: some warnings being treated as errors`), and elapsed times (`1.017s:
+    // job.exception ...`, flux's event log): no hosts.
+    static constexpr std::array<std::string_view, 11> programs = {
+        "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
         isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isQualifiedException(name))
         return false;

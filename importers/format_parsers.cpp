@@ -359,6 +359,15 @@ std::string_view afterGrepFileName(std::string_view line)
         ++digits;
     if (digits > 0 && digits < rest.size() && rest[digits] == ':')
         rest.remove_prefix(digits + 1);
+    else
+        digits = 0;
+    // `file.c:598:5: error: ...`: a compiler's (or linter's) diagnostic names its line and column; the whole line
+    // is the message, no grep output.
+    std::size_t column = 0;
+    while (digits > 0 && column < rest.size() && engine::isDigit(rest[column]))
+        ++column;
+    if (column > 0 && column < rest.size() && rest[column] == ':')
+        return {};
     return rest.empty() || rest[0] == ' ' ? std::string_view() : rest;
 }
 

@@ -278,6 +278,11 @@ void TestPlainText::nodeNamedByLine()
           "EJ0001: Failed to initialize the HCCP process."},
          {"E39999: Inner Error!", NoTime, TimeSource::None, "", "E39999: Inner Error!"},
          {"EJ00012: x", NoTime, TimeSource::None, "EJ00012", "x"},
+         // gcc's own program names are no pdsh hosts; its diagnostics keep their file:line:column
+         {"cc1: some warnings being treated as errors", NoTime, TimeSource::None, "",
+          "cc1: some warnings being treated as errors"},
+         {"/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration", NoTime,
+          TimeSource::None, "", "/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration"},
          // a Python exception's qualified name is no pdsh host
          {"boto3.exceptions.S3UploadFailedError: Failed to upload a to b", NoTime, TimeSource::None, "",
           "boto3.exceptions.S3UploadFailedError: Failed to upload a to b"},
