@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Syslog headers (RFC 3164 after the stamp, RFC 5424), forwarded uptimes, pdsh-style host prefixes and the
+// Syslog headers (RFC 3164 after the stamp, RFC 5424), pdsh-style host prefixes and the
 // unusable-line test (hand parsing, no regex).
 #include "importers/format_prefix.h"
 
@@ -208,13 +208,6 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
 bool isIndented(std::string_view s)
 {
     return (!s.empty() && s[0] == '\t') || (s.size() >= 2 && s[0] == ' ' && (s[1] == ' ' || s[1] == '\t'));
-}
-
-std::string_view stripUptime(std::string_view body)
-{
-    if (const auto stamp = parseDmesgRaw(body))
-        return skipSpaces(body.substr(stamp->length));
-    return body;
 }
 
 bool isUnusable(std::string_view line)
