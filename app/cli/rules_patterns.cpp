@@ -7,9 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <set>
+#include <string_view>
 
 namespace attrib::cli {
 
@@ -34,9 +36,17 @@ std::string asciiClass(char escape, bool inClass)
     }
 }
 
+/// Punctuation RE2 lets a pattern escape but the regex crate of ripgrep 13 (Debian 12) refuses to see escaped
+/// (`\"`, `\:`, `\/`, `\<`): a literal either way, so the backslash is dropped. Its own escapable characters keep it.
+bool superfluousEscape(char c)
+{
+    static constexpr std::string_view kept = "\\.+*?()|[]{}^$#&-~";
+    return std::ispunct(static_cast<unsigned char>(c)) && kept.find(c) == std::string_view::npos;
+}
+
 /// ripgrep joins every -f pattern into one regex, so named groups would clash: `(?P<name>` and `(?<name>`
-/// become non-capturing `(?:`. Perl classes become RE2's ASCII ones (asciiClass); other escapes and character
-/// classes are copied as they are.
+/// become non-capturing `(?:`. Perl classes become RE2's ASCII ones (asciiClass), superfluous escapes lose their
+/// backslash; other escapes and character classes are copied as they are.
 std::string forRipgrep(const std::string& pattern)
 {
     std::string out;
@@ -46,7 +56,9 @@ std::string forRipgrep(const std::string& pattern)
         const char c = pattern[i];
         if (c == '\\' && i + 1 < pattern.size()) {
             const std::string ascii = asciiClass(pattern[i + 1], inClass);
-            out += ascii.empty() ? pattern.substr(i, 2) : ascii;
+            out += !ascii.empty()                   ? ascii
+                : superfluousEscape(pattern[i + 1]) ? pattern.substr(i + 1, 1)
+                                                    : pattern.substr(i, 2);
             ++i;
             // `[\w-.]`: the dash after a class is literal; after the spelled-out range it would start a range.
             if (!ascii.empty() && inClass && i + 2 < pattern.size() && pattern[i + 1] == '-' && pattern[i + 2] != ']') {

@@ -97,6 +97,31 @@ private Q_SLOTS:
         QVERIFY(supersets > 0);  // the catalog's `require` cases below their bounds: the pattern alone finds them
     }
 
+    void superfluousEscapesLoseTheirBackslash()
+    {
+        // RE2 takes an escaped quote or colon as a literal; ripgrep 13 refuses them, so the printed pattern drops
+        // the backslash and keeps the regex crate's own escapes (of the dot, parentheses and dash).
+        QTemporaryDir dir;
+        tests::writeFile(dir.filePath(QStringLiteral("catalog.json")).toStdString(),
+                         "{\"kind\": \"catalog\", \"version\": \"1\"}");
+        tests::writeFile(dir.filePath(QStringLiteral("s.json")).toStdString(),
+                         "{\"kind\": \"symptoms\", \"symptoms\": [{\"name\": \"x_seen\", \"domain\": \"application\", "
+                         "\"priority\": 10, \"terminal_state\": \"application_failure\", \"description\": \"d\", "
+                         "\"summary\": \"s\", \"action\": \"a\", \"target\": \"t\"}]}");
+        tests::writeFile(dir.filePath(QStringLiteral("e.json")).toStdString(),
+                         "{\"kind\": \"extractors\", \"rules\": [{\"id\": \"quoted\", \"sources\": [\"app\"], "
+                         "\"pattern\": \"said \\\\\\\"no\\\\\\\" at (?P<t>\\\\d+)\\\\: \\\\(x\\\\.y\\\\-z\\\\)\", "
+                         "\"event\": \"e\", \"symptom\": \"x_seen\", "
+                         "\"cases\": [{\"line\": \"said \\\"no\\\" at 12: (x.y-z)\"}]}]}");
+        QProcess attrib;
+        attrib.start(QStringLiteral(ATTRIB_CLI),
+                     {QStringLiteral("rules"), QStringLiteral("patterns"), QStringLiteral("--rules"), dir.path()});
+        QVERIFY(attrib.waitForFinished(60000));
+        QCOMPARE(attrib.exitCode(), 0);
+        QCOMPARE(QString::fromUtf8(attrib.readAllStandardOutput()).trimmed(),
+                 QStringLiteral("said \"no\" at (?:[0-9]+): \\(x\\.y\\-z\\)"));
+    }
+
     void ripgrepAcceptsThem()
     {
         const QString rg = QStandardPaths::findExecutable(QStringLiteral("rg"));
