@@ -124,8 +124,9 @@ std::string str(const json& obj, const char* key, const std::string& fallback = 
 /// Longest extractor pattern and largest compiled program accepted: far above the catalog's own (a few
 /// hundred characters), far below what makes compiling slow or a per-kind set fail.
 constexpr std::size_t MaxPatternBytes = std::size_t{16} * 1024;
-constexpr int MaxProgramSize = 5000;          // the catalog's largest is ~2,700
-constexpr std::int64_t MaxContextLines = 50;  // a context line further back than this is no record of the same line
+constexpr int MaxProgramSize = 5000;  // the catalog's largest is ~2,700
+// One object of a tool's report at most (a `kubectl describe node` header and its Conditions rows).
+constexpr std::int64_t MaxContextLines = 200;
 
 /// Options of every extractor pattern: errors are reported by the loader, not logged by RE2.
 re2::RE2::Options patternOptions()
