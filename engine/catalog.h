@@ -94,12 +94,18 @@ struct ExtractorRule {
     std::shared_ptr<const LazyRegex> re;     ///< null when the pattern was left out
     std::string event;                       ///< event type
     std::string symptom;                     ///< symptom template ("" = context event)
-    std::map<std::string, std::string> set;  ///< constant attributes
+    std::map<std::string, std::string> set;  ///< attributes added to the event (`{capture}` expanded)
     bool sympathetic = false;
     bool jobWide = false;                  ///< the event concerns the whole job, not the node whose file holds the line
     std::string timeFrom;                  ///< capture holding an ISO time that replaces the line's time
     std::vector<NumberCondition> require;  ///< numeric conditions on captures, all must hold
     std::optional<ExtractorContext> context;  ///< an earlier line the rule's line needs
+    /// Lines the pattern matches that are not the rule's (RE2 has no negative lookahead); null when none.
+    std::shared_ptr<const LazyRegex> exclude;
+    std::string excludePattern;
+    /// Captured words translated before `require`, `set` and the symptom: capture -> (word -> value), `*` the
+    /// default. A word with no entry and no default means the line is not the rule's.
+    std::map<std::string, std::map<std::string, std::string>> map;
     std::vector<ExtractorCase> cases;
     Location where;
 };
@@ -189,7 +195,7 @@ struct MetricRule {
     TimeNs after = 0;       ///< slack after the job end
     std::string event;      ///< event type
     std::string symptom;    ///< symptom template ("" = context event)
-    std::map<std::string, std::string> set;  ///< constant attributes
+    std::map<std::string, std::string> set;  ///< attributes added to the event (`{capture}` expanded)
     std::vector<PipelineCase> cases;
     Location where;
 };

@@ -219,7 +219,7 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
         } else if (auto it = captures.find(k); it != captures.end()) {
             got = it->second;
         } else if (auto s = rule.set.find(k); s != rule.set.end()) {
-            got = s->second;
+            got = setValue(s->second, captures);
         } else {
             return "field '" + k + "' expected '" + want + "' but was not captured";
         }

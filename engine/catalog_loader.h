@@ -65,6 +65,8 @@ struct Catalog::Loader {
     bool compilePattern(const json& r, const std::string& pointer, ExtractorRule& rule);
     bool parseRequire(const json& r, const std::string& pointer, ExtractorRule& rule);
     bool parseContext(const json& r, const std::string& pointer, ExtractorRule& rule);
+    bool parseExclude(const json& r, const std::string& pointer, ExtractorRule& rule);
+    bool parseMap(const json& r, const std::string& pointer, ExtractorRule& rule);
 };
 
 /// A string member of an object, or `fallback` (never throws).

@@ -147,10 +147,41 @@ bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& cap
     return rule.context && rule.context->re && matchCaptures(*rule.context->re, text, captures);
 }
 
+namespace {
+
+/// The rule's `map`: each mapped capture's word replaced by its value (or the `*` default); false when a word has
+/// neither, which makes the line not the rule's.
+bool translateWords(const ExtractorRule& rule, AttrMap& captures)
+{
+    for (const auto& [capture, words] : rule.map) {
+        const auto it = captures.find(capture);
+        if (it == captures.end())
+            continue;
+        auto word = words.find(it->second);
+        if (word == words.end())
+            word = words.find("*");
+        if (word == words.end())
+            return false;
+        it->second = word->second;
+    }
+    return true;
+}
+
+bool excluded(const ExtractorRule& rule, std::string_view text)
+{
+    return rule.exclude && re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), rule.exclude->regex());
+}
+
+}  // namespace
+
 bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
 {
     if (!rule.re || !matchCaptures(*rule.re, text, captures))
         return false;
+    if (!translateWords(rule, captures) || excluded(rule, text)) {
+        captures.clear();
+        return false;
+    }
     // Numeric conditions: a capture (or a bound capture) that is absent or no number fails its condition, as a false
     // comparison does.
     const auto numberOf = [&](const std::string& capture) -> std::optional<double> {
@@ -376,6 +407,11 @@ std::string expandTemplate(const std::string& tpl, const AttrMap& values)
     return out;
 }
 
+std::string setValue(const std::string& value, const AttrMap& captures)
+{
+    return value.find('{') == std::string::npos ? value : expandTemplate(value, captures);
+}
+
 Event makeEvent(const LineMatch& match, const Observation& obs)
 {
     const ExtractorRule& rule = *match.rule;
@@ -383,8 +419,8 @@ Event makeEvent(const LineMatch& match, const Observation& obs)
     e.type = rule.event;
     e.rule = rule.id;
     e.attrs = match.captures;
-    for (const auto& [k, v] : rule.set)
-        e.attrs.emplace(k, v);
+    for (const auto& [k, v] : rule.set)  // a capture of the same name wins; `{capture}` reads the line's own
+        e.attrs.emplace(k, setValue(v, match.captures));
     auto take = [&](const char* key) -> std::string {
         auto it = e.attrs.find(key);
         return it == e.attrs.end() ? std::string() : it->second;

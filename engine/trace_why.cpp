@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Why / why-not answers from the recorded trace, and the rules that looked at an evidence line.
 #include "engine/trace_why.h"
+#include "engine/lazy_regex.h"
+
+#include <re2/re2.h>
 
 #include "engine/catalog.h"
 #include "engine/extractor.h"
@@ -191,6 +194,8 @@ std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind 
         look.matched = matchRule(rule, text, look.captures);
         look.summary = look.matched
             ? "matched; emits " + rule.event + (rule.symptom.empty() ? std::string() : " -> " + rule.symptom)
+            : rule.re && re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), rule.re->regex())
+            ? "pattern matched, but its require, map or exclude ruled the line out"
             : "pattern did not match";
         if (look.matched && rule.context && rule.context->required)
             look.summary += " when a line matching its context came at most " + std::to_string(rule.context->within) +

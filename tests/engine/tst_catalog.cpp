@@ -5,6 +5,7 @@
 #include "catalog_fixtures.h"
 #include "engine/catalog.h"
 #include "engine/extractor.h"
+#include "engine/trace_why.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -268,6 +269,75 @@ private Q_SLOTS:
         found.clear();
         cat->extractorSet().match(engine::SourceKind::App, "      Reason:       OOMKilled", found);
         QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "oom_reason"; }));
+    }
+
+    /// `exclude` (a line the pattern matches that is not the rule's), `map` (captured words translated, no entry
+    /// and no default: not the rule's line) and `set` values that read the line's captures.
+    void excludeMapAndSetTemplates()
+    {
+        const auto cat = catalogWithExtractors("fields.json", R"json([
+  {"id": "request_failed", "sources": ["app"], "event": "request_failed",
+   "pattern": "get request failed: (?P<why>.+)", "exclude": "Forbidden|AccessDenied",
+   "cases": [{"line": "get request failed: timed out", "fields": {"why": "timed out"}},
+             {"line": "get request failed: Client error: Forbidden", "match": false}]},
+  {"id": "alloc_failed", "sources": ["app"], "event": "alloc_failed",
+   "pattern": "failed to allocate (?P<bytes>\\d+) bytes in (?P<space>\\w+) memory",
+   "map": {"space": {"Cuda": "device", "Host": "host"}},
+   "set": {"what": "{space} memory ({bytes} bytes)", "kind": "allocation"},
+   "cases": [{"line": "failed to allocate 1024 bytes in Cuda memory",
+              "fields": {"space": "device", "what": "device memory (1024 bytes)", "kind": "allocation"}},
+             {"line": "failed to allocate 8 bytes in Unified memory", "match": false}]},
+  {"id": "any_space", "sources": ["app"], "event": "any",
+   "pattern": "no room in (?P<space>\\w+)", "map": {"space": {"Cuda": "device", "*": "other"}},
+   "cases": [{"line": "no room in Cuda", "fields": {"space": "device"}},
+             {"line": "no room in Managed", "fields": {"space": "other"}}]},
+  {"id": "bad_exclude", "sources": ["app"], "pattern": "x (?P<x>\\d+)", "exclude": "y**",
+   "cases": [{"line": "x 1"}]},
+  {"id": "bad_map_group", "sources": ["app"], "pattern": "x (?P<x>\\d+)", "map": {"nope": {"1": "one"}},
+   "cases": [{"line": "x 1"}]},
+  {"id": "bad_map_value", "sources": ["app"], "pattern": "x (?P<x>\\d+)", "map": {"x": {"1": 1}},
+   "cases": [{"line": "x 1"}]}
+]
+)json");
+        for (const char* id : {"request_failed", "alloc_failed", "any_space"})
+            QVERIFY2(!findDiagnostic(*cat, id), id);
+        const auto* exclude = findDiagnostic(*cat, "bad_exclude");
+        QVERIFY(exclude && exclude->message.find("exclude pattern invalid") != std::string::npos);
+        const auto* group = findDiagnostic(*cat, "bad_map_group");
+        QVERIFY(group && group->message.find("no named group 'nope'") != std::string::npos);
+        const auto* value = findDiagnostic(*cat, "bad_map_value");
+        QVERIFY(value && value->message.find("must be a string") != std::string::npos);
+        const auto rule = [&](const char* id) {
+            const auto& all = cat->extractors();
+            const auto it = std::find_if(all.begin(), all.end(), [&](const auto& r) { return r.id == id; });
+            return it == all.end() ? nullptr : &*it;
+        };
+        QVERIFY(!rule("bad_exclude") && !rule("bad_map_group") && !rule("bad_map_value"));
+        const engine::ExtractorRule* request = rule("request_failed");
+        const engine::ExtractorRule* alloc = rule("alloc_failed");
+        QVERIFY(request && alloc);
+        engine::AttrMap captures;
+        QVERIFY(!engine::matchRule(*request, "get request failed: 403 AccessDenied", captures));
+        QVERIFY(captures.empty());  // a line ruled out leaves no captures behind
+        QVERIFY(engine::matchRule(*request, "get request failed: connection reset", captures));
+        // Through the catalog's set: the excluded line is no event, the other is.
+        std::vector<engine::LineMatch> found;
+        cat->extractorSet().match(engine::SourceKind::App, "get request failed: Forbidden", found);
+        QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "request_failed"; }));
+        // The event carries the translated word and the set value built from it.
+        captures.clear();
+        QVERIFY(engine::matchRule(*alloc, "cudaMalloc: failed to allocate 4096 bytes in Host memory", captures));
+        const engine::Event e = engine::makeEvent({alloc, captures}, engine::Observation{});
+        QCOMPARE(e.attrs.at("space"), std::string("host"));
+        QCOMPARE(e.attrs.at("what"), std::string("host memory (4096 bytes)"));
+        QCOMPARE(e.attrs.at("kind"), std::string("allocation"));
+        // The rule debugger tells a line ruled out by `exclude` from one the pattern missed.
+        const auto looks =
+            engine::extractorsThatLookedAt(*cat, engine::SourceKind::App, "get request failed: Forbidden");
+        const auto look =
+            std::find_if(looks.begin(), looks.end(), [](const auto& l) { return l.rule == "request_failed"; });
+        QVERIFY(look != looks.end() && !look->matched);
+        QVERIFY2(look->summary.find("ruled the line out") != std::string::npos, look->summary.c_str());
     }
 
     void missingFolderIsReported()

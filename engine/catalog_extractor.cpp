@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Loading one extractor: its pattern (checked, compiled lazily), the fields beside it (`require`, `context`,
+// `exclude`, `map`, `set`) and its inline cases. Split from catalog.cpp along the extractor's own fields.
+#include "engine/catalog.h"
+#include "engine/catalog_loader.h"
+#include "engine/lazy_regex.h"
+#include "engine/number.h"
+
+#include <re2/re2.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace attrib::engine {
+
+namespace {
+
+std::string str(const json& obj, const char* key, const std::string& fallback = {})
+{
+    return catalogString(obj, key, fallback);
+}
+
+/// Longest extractor pattern and largest compiled program accepted: far above the catalog's own (a few
+/// hundred characters), far below what makes compiling slow or a per-kind set fail.
+constexpr std::size_t MaxPatternBytes = std::size_t{16} * 1024;
+constexpr int MaxProgramSize = 5000;  // the catalog's largest is ~2,700
+// One object of a tool's report at most (a `kubectl describe node` header and its Conditions rows).
+constexpr std::int64_t MaxContextLines = 200;
+
+/// Options of every extractor pattern: errors are reported by the loader, not logged by RE2.
+re2::RE2::Options patternOptions()
+{
+    re2::RE2::Options options;
+    options.set_log_errors(false);
+    options.set_max_mem(8 << 20);
+    return options;
+}
+
+}  // namespace
+
+bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    const int line = lineAt(JsonPositions::child(pointer, "pattern"));
+    if (rule.pattern.size() > MaxPatternBytes) {
+        error(rule.id, line,
+              "pattern of " + std::to_string(rule.pattern.size()) + " bytes is over the cap of " +
+                  std::to_string(MaxPatternBytes) + "; rule left out");
+        return false;
+    }
+    const re2::RE2::Options options = patternOptions();
+    const re2::RE2 re(rule.pattern, options);  // checked now, compiled again only by the rule's first hit
+    if (!re.ok()) {
+        error(rule.id, line, "invalid pattern: " + re.error());
+        return false;
+    }
+    if (re.ProgramSize() > MaxProgramSize) {
+        error(rule.id, line,
+              "pattern compiles to " + std::to_string(re.ProgramSize()) + " instructions, over the cap of " +
+                  std::to_string(MaxProgramSize) + "; rule left out");
+        return false;
+    }
+    // A condition on a capture the pattern does not have would silently never hold. `gpu__2` sets `gpu`.
+    const auto& groups = re.NamedCapturingGroups();
+    const auto named = [&](const std::string& capture) {
+        return std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
+            return group.first == capture || group.first.rfind(capture + "__", 0) == 0;
+        });
+    };
+    for (const auto& condition : rule.require) {
+        for (const std::string* capture : {&condition.capture, &condition.boundCapture}) {
+            if (capture->empty() || named(*capture))
+                continue;
+            error(rule.id, lineAt(JsonPositions::child(pointer, "require")),
+                  "require '" + condition.capture + "': the pattern has no named group '" + *capture +
+                      "'; rule left out");
+            return false;
+        }
+    }
+    for (const auto& [capture, words] : rule.map) {
+        if (named(capture))
+            continue;
+        error(rule.id, lineAt(JsonPositions::child(pointer, "map")),
+              "map '" + capture + "': the pattern has no named group '" + capture + "'; rule left out");
+        return false;
+    }
+    rule.re = std::make_shared<const LazyRegex>(rule.pattern, options, re.ProgramSize());
+    (void)r;
+    return true;
+}
+
+bool NumberCondition::holds(double x, double bound) const
+{
+    switch (op) {
+    case Op::Less: return x < bound;
+    case Op::LessEqual: return x <= bound;
+    case Op::Greater: return x > bound;
+    case Op::GreaterEqual: return x >= bound;
+    case Op::Equal: return x == bound;
+    case Op::NotEqual: return x != bound;
+    }
+    return false;
+}
+
+namespace {
+
+/// A capture name as a bound: a letter or `_`, then letters, digits and `_` (RE2's group names).
+bool isCaptureName(std::string_view v)
+{
+    const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; };
+    return !v.empty() && !std::isdigit(static_cast<unsigned char>(v.front())) && std::all_of(v.begin(), v.end(), word);
+}
+
+/// `">= 90"`, `"< 50"`, `"== 1"`: an operator, then a number read by the checked parser, or the name of another
+/// capture (`"> crit"`).
+std::optional<NumberCondition> parseNumberCondition(const std::string& capture, std::string_view text)
+{
+    static constexpr std::pair<std::string_view, NumberCondition::Op> Ops[] = {
+        {">=", NumberCondition::Op::GreaterEqual}, {"<=", NumberCondition::Op::LessEqual},
+        {"==", NumberCondition::Op::Equal},        {"!=", NumberCondition::Op::NotEqual},
+        {">", NumberCondition::Op::Greater},       {"<", NumberCondition::Op::Less}};
+    const auto trim = [](std::string_view v) {
+        while (!v.empty() && v.front() == ' ')
+            v.remove_prefix(1);
+        while (!v.empty() && v.back() == ' ')
+            v.remove_suffix(1);
+        return v;
+    };
+    text = trim(text);
+    for (const auto& [word, op] : Ops) {
+        if (text.substr(0, word.size()) != word)
+            continue;
+        const std::string_view bound = trim(text.substr(word.size()));
+        if (isCaptureName(bound))
+            return NumberCondition{capture, op, 0, std::string(bound)};
+        const auto value = parseFinite(bound);
+        if (!value)
+            return std::nullopt;
+        return NumberCondition{capture, op, *value, {}};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+/// `"require": {"capture": "OP NUMBER", ...}`; compilePattern checks that each capture is a named group.
+bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("require"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "require"));
+    const json& require = r["require"];
+    if (!require.is_object() || require.empty()) {
+        error(rule.id, line, "'require' must be an object of capture: \"OP NUMBER\"; rule left out");
+        return false;
+    }
+    for (const auto& [capture, v] : require.items()) {
+        const auto condition =
+            v.is_string() ? parseNumberCondition(capture, v.get<std::string>()) : std::optional<NumberCondition>();
+        if (!condition) {
+            error(rule.id, line,
+                  "require '" + capture +
+                      "': expected \"OP NUMBER\" or \"OP CAPTURE\" (OP one of < <= > >= == !=), got " + v.dump() +
+                      "; rule left out");
+            return false;
+        }
+        rule.require.push_back(*condition);
+    }
+    return true;
+}
+
+/// `"context": {"pattern": P, "within": N, "required": B}`: an earlier line (1 <= N <= MaxContextLines lines before)
+/// the rule needs (or, not required, reads its fields from).
+bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("context"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "context"));
+    const json& c = r["context"];
+    const json within = c.is_object() ? c.value("within", json(1)) : json();
+    const json required = c.is_object() ? c.value("required", json(true)) : json();
+    if (!c.is_object() || !c.contains("pattern") || !c["pattern"].is_string() || c["pattern"].empty() ||
+        !within.is_number_integer() || within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines ||
+        !required.is_boolean()) {
+        error(rule.id, line,
+              "'context' must be {\"pattern\": STRING, \"within\": 1.." + std::to_string(MaxContextLines) +
+                  ", \"required\": BOOL}; rule left out");
+        return false;
+    }
+    ExtractorContext context;
+    context.required = required.get<bool>();
+    context.pattern = c["pattern"].get<std::string>();
+    context.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
+    const re2::RE2::Options options = patternOptions();
+    const re2::RE2 re(context.pattern, options);
+    if (context.pattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
+        error(rule.id, line,
+              "context pattern " + (re.ok() ? std::string("over the size cap") : "invalid: " + re.error()) +
+                  "; rule left out");
+        return false;
+    }
+    context.re = std::make_shared<const LazyRegex>(context.pattern, options, re.ProgramSize());
+    rule.context = std::move(context);
+    return true;
+}
+
+/// `"exclude": P`: a line the pattern matches is still not the rule's when P matches it too (RE2 has no negative
+/// lookahead). The prefilter reads only the rule's own pattern; P runs on the lines that pattern matched.
+bool Catalog::Loader::parseExclude(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("exclude"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "exclude"));
+    const json& e = r["exclude"];
+    if (!e.is_string() || e.get<std::string>().empty()) {
+        error(rule.id, line, "'exclude' must be a non-empty pattern string; rule left out");
+        return false;
+    }
+    rule.excludePattern = e.get<std::string>();
+    const re2::RE2::Options options = patternOptions();
+    const re2::RE2 re(rule.excludePattern, options);
+    if (rule.excludePattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
+        error(rule.id, line,
+              "exclude pattern " + (re.ok() ? std::string("over the size cap") : "invalid: " + re.error()) +
+                  "; rule left out");
+        return false;
+    }
+    rule.exclude = std::make_shared<const LazyRegex>(rule.excludePattern, options, re.ProgramSize());
+    return true;
+}
+
+/// `"map": {"capture": {"word": "value", "*": "default"}}`: captured words translated before the rest of the rule
+/// reads them; compilePattern checks that each capture is a named group.
+bool Catalog::Loader::parseMap(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("map"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "map"));
+    const json& m = r["map"];
+    const auto bad = [&](const std::string& why) {
+        error(rule.id, line, "'map' " + why + "; rule left out");
+        return false;
+    };
+    if (!m.is_object() || m.empty())
+        return bad("must be an object of capture: {word: value}");
+    for (const auto& [capture, words] : m.items()) {
+        if (!words.is_object() || words.empty())
+            return bad("'" + capture + "' must be a non-empty object of word: value");
+        auto& into = rule.map[capture];
+        for (const auto& [word, value] : words.items()) {
+            if (!value.is_string())
+                return bad("'" + capture + "." + word + "' must be a string");
+            into[word] = value.get<std::string>();
+        }
+    }
+    return true;
+}
+
+bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    rule.id = str(r, "id");
+    rule.where = locateEntry(pointer, "id");
+    rule.description = str(r, "description");
+    rule.pattern = str(r, "pattern");
+    rule.event = str(r, "event", rule.id);
+    rule.symptom = str(r, "symptom");
+    rule.sympathetic = r.value("sympathetic", false);
+    rule.jobWide = r.value("job_wide", false);
+    rule.timeFrom = str(r, "time_from");
+    for (const auto& [k, v] : objectAt(r, "set").items())
+        rule.set[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    for (const auto& name : stringList(r.value("sources", json::array()))) {
+        if (auto kind = sourceKindFromString(name))
+            rule.sources.push_back(*kind);
+        else
+            error(rule.id, rule.where.line, "unknown source kind '" + name + "'");
+    }
+    if (rule.id.empty() || rule.pattern.empty() || rule.sources.empty()) {
+        error(rule.id, rule.where.line, "an extractor needs id, sources and pattern");
+        return false;
+    }
+    if (!claim(ruleIds, "rule id", rule.id, rule.where) || !parseRequire(r, pointer, rule) ||
+        !parseMap(r, pointer, rule) || !compilePattern(r, pointer, rule) || !parseContext(r, pointer, rule) ||
+        !parseExclude(r, pointer, rule))
+        return false;
+    const json cases = r.value("cases", json::array());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        const json& c = cases[i];
+        ExtractorCase ec;
+        ec.line = str(c, "line");
+        ec.context = str(c, "context");
+        ec.shouldMatch = c.is_object() ? c.value("match", true) : true;
+        for (const auto& [k, v] : objectAt(c, "fields").items())
+            ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        ec.where = locateEntry(JsonPositions::child(JsonPositions::child(pointer, "cases"), i), "line");
+        // "source": the public address a real line was taken from (issue threads, forums); must be a URL.
+        if (c.is_object() && c.contains("source")) {
+            const json& source = c["source"];
+            const std::string address = source.is_string() ? source.get<std::string>() : source.dump();
+            if (!source.is_string() || (address.rfind("https://", 0) != 0 && address.rfind("http://", 0) != 0)) {
+                error(rule.id, ec.where.line, "case source must be an http(s) address, got '" + address + "'");
+                return false;
+            }
+        }
+        if (!ec.context.empty() && !rule.context) {
+            error(rule.id, ec.where.line, "case has a 'context' line but the rule has no 'context'; rule left out");
+            return false;
+        }
+        rule.cases.push_back(std::move(ec));
+    }
+    if (rule.cases.empty())
+        error(rule.id, rule.where.line, "rule has no inline cases");
+    return !rule.cases.empty();
+}
+
+}  // namespace attrib::engine
