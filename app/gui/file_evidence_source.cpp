@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/gui/file_evidence_source.h"
 
+#include "engine/extractor.h"
 #include "engine/lazy_regex.h"
 #include "importers/archive.h"
 #include "importers/bundle_access.h"
@@ -297,13 +298,12 @@ QList<views::TextSpan> FileEvidenceSource::matchSpans(engine::SourceKind kind, c
     if (!m_catalog)
         return spans;
     const std::string utf8 = text.toStdString();
-    for (const auto& rule : m_catalog->extractors()) {
-        // Plain text (kind text) is read by every extractor, as in the analysis.
-        const bool reads = kind == engine::SourceKind::Text ||
-            std::find(rule.sources.begin(), rule.sources.end(), kind) != rule.sources.end();
-        if (!rule.re || !reads)
-            continue;
-        const re2::RE2& re = rule.re->regex();
+    // The rules that match the line as the analysis decides it (prefilter, kinds, require/map/exclude); only they
+    // run again for their spans, so a painted row costs a few patterns, not the catalog's thousands.
+    std::vector<engine::LineMatch> found;
+    m_catalog->extractorSet().match(kind, utf8, found);
+    for (const auto& m : found) {
+        const re2::RE2& re = m.rule->re->regex();
         const int groups = re.NumberOfCapturingGroups();
         std::vector<re2::StringPiece> match(static_cast<std::size_t>(groups) + 1);
         if (!re.Match(utf8, 0, utf8.size(), RE2::UNANCHORED, match.data(), groups + 1))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "views/catalog/catalog_browser.h"
 
+#include "views/deferred_refresh.h"
 #include "views/presentation.h"
 
 #include <QHeaderView>
@@ -16,6 +17,7 @@ namespace attrib::views {
 
 CatalogBrowser::CatalogBrowser(QWidget* parent)
     : QWidget(parent)
+    , m_refresh(new DeferredRefresh(this, [this] { rebuild(); }))
     , m_model(new CatalogModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_filter(new QLineEdit(this))
@@ -61,9 +63,29 @@ CatalogBrowser::CatalogBrowser(QWidget* parent)
 
 void CatalogBrowser::setCatalog(engine::CatalogPtr catalog)
 {
-    if (catalog && catalog == m_model->catalog())
+    if (catalog && catalog == m_latest)
         return;  // every analysis hands its catalog over; the same one needs no rebuilt tree (thousands of cases)
-    m_model->setCatalog(std::move(catalog));
+    m_latest = std::move(catalog);
+    m_refresh->invalidate();
+}
+
+CatalogModel* CatalogBrowser::model() const
+{
+    m_refresh->flush();
+    return m_model;
+}
+
+QTreeView* CatalogBrowser::view() const
+{
+    m_refresh->flush();
+    return m_view;
+}
+
+void CatalogBrowser::rebuild()
+{
+    if (m_latest && m_latest == m_model->catalog())
+        return;
+    m_model->setCatalog(m_latest);
     for (int row = 0; row < m_proxy->rowCount(); ++row) {
         const QModelIndex group = m_proxy->index(row, 0);
         m_view->setExpanded(group, group.data(CatalogModel::FailedRole).toBool() || row > 0);
@@ -72,6 +94,7 @@ void CatalogBrowser::setCatalog(engine::CatalogPtr catalog)
 
 bool CatalogBrowser::showRule(const QString& id)
 {
+    m_refresh->flush();
     const QModelIndex source = m_model->findRule(id);
     if (!source.isValid())
         return false;

@@ -20,9 +20,11 @@ class CatalogBrowser : public QWidget {
 public:
     explicit CatalogBrowser(QWidget* parent = nullptr);
 
+    /// The tree of thousands of rules and cases is built when the browser is on screen (or asked for), not when
+    /// every analysis hands its catalog over.
     void setCatalog(engine::CatalogPtr catalog);
-    CatalogModel* model() const { return m_model; }
-    QTreeView* view() const { return m_view; }
+    CatalogModel* model() const;
+    QTreeView* view() const;
     /// Selects and shows a rule by id; false when it is not in the catalog.
     bool showRule(const QString& id);
 
@@ -34,7 +36,10 @@ Q_SIGNALS:
 private:
     void showDetails(const QModelIndex& index);
     void contextMenu(const QPoint& pos);
+    void rebuild();
 
+    engine::CatalogPtr m_latest;  ///< the catalog last handed over; the model shows it once rebuilt
+    class DeferredRefresh* m_refresh;
     CatalogModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
