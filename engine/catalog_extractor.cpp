@@ -168,6 +168,22 @@ bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, Ex
     return true;
 }
 
+/// A pattern beside the rule's own (`context`, `exclude`): checked against the same caps, compiled lazily; null
+/// (with a diagnostic) when it is invalid or too large.
+std::shared_ptr<const LazyRegex> Catalog::Loader::compileSidePattern(const std::string& ruleId, int line,
+                                                                     const char* what, const std::string& pattern)
+{
+    const re2::RE2::Options options = patternOptions();
+    const re2::RE2 re(pattern, options);
+    if (pattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
+        error(ruleId, line,
+              std::string(what) + " pattern " +
+                  (re.ok() ? std::string("over the size cap") : "invalid: " + re.error()) + "; rule left out");
+        return nullptr;
+    }
+    return std::make_shared<const LazyRegex>(pattern, options, re.ProgramSize());
+}
+
 /// `"context": {"pattern": P, "within": N, "required": B}`: an earlier line (1 <= N <= MaxContextLines lines before)
 /// the rule needs (or, not required, reads its fields from).
 bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, ExtractorRule& rule)
@@ -190,15 +206,9 @@ bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, Ex
     context.required = required.get<bool>();
     context.pattern = c["pattern"].get<std::string>();
     context.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
-    const re2::RE2::Options options = patternOptions();
-    const re2::RE2 re(context.pattern, options);
-    if (context.pattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
-        error(rule.id, line,
-              "context pattern " + (re.ok() ? std::string("over the size cap") : "invalid: " + re.error()) +
-                  "; rule left out");
+    context.re = compileSidePattern(rule.id, line, "context", context.pattern);
+    if (!context.re)
         return false;
-    }
-    context.re = std::make_shared<const LazyRegex>(context.pattern, options, re.ProgramSize());
     rule.context = std::move(context);
     return true;
 }
@@ -216,16 +226,8 @@ bool Catalog::Loader::parseExclude(const json& r, const std::string& pointer, Ex
         return false;
     }
     rule.excludePattern = e.get<std::string>();
-    const re2::RE2::Options options = patternOptions();
-    const re2::RE2 re(rule.excludePattern, options);
-    if (rule.excludePattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {
-        error(rule.id, line,
-              "exclude pattern " + (re.ok() ? std::string("over the size cap") : "invalid: " + re.error()) +
-                  "; rule left out");
-        return false;
-    }
-    rule.exclude = std::make_shared<const LazyRegex>(rule.excludePattern, options, re.ProgramSize());
-    return true;
+    rule.exclude = compileSidePattern(rule.id, line, "exclude", rule.excludePattern);
+    return rule.exclude != nullptr;
 }
 
 /// `"map": {"capture": {"word": "value", "*": "default"}}`: captured words translated before the rest of the rule
