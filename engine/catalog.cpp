@@ -141,8 +141,10 @@ void Catalog::Loader::eachEntry(const json& doc, const char* key,
                                 const std::function<void(const json&, const std::string&)>& parse)
 {
     const auto it = doc.find(key);
-    if (it == doc.end())
+    if (it == doc.end()) {  // a misspelt key would otherwise load nothing and pass every check
+        error("", 1, std::string("no '") + key + "' array: this file defines nothing");
         return;
+    }
     const std::string base = JsonPositions::child("", key);
     if (!it->is_array()) {
         error("", lineAt(base), std::string("'") + key + "' must be an array");

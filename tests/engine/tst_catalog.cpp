@@ -79,6 +79,24 @@ private Q_SLOTS:
         QVERIFY(cat->extractors().size() > 10);  // the rest of the catalog still loads
     }
 
+    /// A file whose entries sit under a misspelt key loaded nothing and passed every check: now it is an error
+    /// that names the file.
+    void fileWithoutItsArrayIsAnError()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "misspelt.json",
+                         "{\"kind\": \"extractors\", \"extractors\": [{\"id\": \"x\"}]}\n");
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto& all = cat->diagnostics();
+        const auto it = std::find_if(all.begin(), all.end(), [](const engine::Diagnostic& d) {
+            return d.where.file == "extractors/misspelt.json" &&
+                d.message.find("no 'rules' array") != std::string::npos;
+        });
+        QVERIFY(it != all.end());
+        QCOMPARE(it->severity, engine::Diagnostic::Severity::Error);
+    }
+
     void failingCaseLeavesRuleOut()
     {
         QTemporaryDir dir;
