@@ -67,17 +67,6 @@ bool anyGlobMatch(const std::vector<std::string>& patterns, std::string_view tex
     return std::any_of(patterns.begin(), patterns.end(), [&](const auto& p) { return globMatch(p, text); });
 }
 
-std::size_t Catalog::casesPassed() const
-{
-    return static_cast<std::size_t>(
-        std::count_if(m_caseResults.begin(), m_caseResults.end(), [](const auto& r) { return r.passed; }));
-}
-
-std::size_t Catalog::casesFailed() const
-{
-    return m_caseResults.size() - casesPassed();
-}
-
 const SymptomDef* Catalog::symptom(const std::string& name) const
 {
     auto it = m_symptoms.find(name);

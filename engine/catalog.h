@@ -212,6 +212,10 @@ struct CaseResult {
 
 class ExtractorSet;
 
+/// Whether a loaded catalog keeps every inline case's result (the rule bench, `rules test`, the Service's catalog
+/// reply) or only their counts (an analysis: ~9,000 results are a few MB of its memory peak).
+enum class CaseDetail { Keep, CountsOnly };
+
 /// The loaded catalog. Immutable after load; share it between analyses.
 class Catalog {
 public:
@@ -224,15 +228,17 @@ public:
     /// the same files by the same program, which then runs no case; callers pass one only with the built-in
     /// C++ rules, since the outcome does not identify a registry.
     static std::shared_ptr<const Catalog> load(const std::string& dir, const CodeRuleRegistry& code,
-                                               const std::string& caseCacheDir = {});
+                                               const std::string& caseCacheDir = {},
+                                               CaseDetail detail = CaseDetail::Keep);
 
     const std::string& directory() const { return m_dir; }
     const std::string& version() const { return m_version; }
     const std::string& hash() const { return m_hash; }
     const std::vector<Diagnostic>& diagnostics() const { return m_diagnostics; }
+    /// Every inline case's result; empty when loaded with CaseDetail::CountsOnly.
     const std::vector<CaseResult>& caseResults() const { return m_caseResults; }
-    std::size_t casesPassed() const;
-    std::size_t casesFailed() const;
+    std::size_t casesPassed() const { return m_casesPassed; }
+    std::size_t casesFailed() const { return m_casesFailed; }
 
     const SymptomDef* symptom(const std::string& name) const;
     const std::map<std::string, SymptomDef>& symptoms() const { return m_symptoms; }
@@ -266,6 +272,8 @@ private:
     std::map<std::string, nlohmann::json> m_data;
     std::vector<Diagnostic> m_diagnostics;
     std::vector<CaseResult> m_caseResults;
+    std::size_t m_casesPassed = 0;
+    std::size_t m_casesFailed = 0;
 };
 
 using CatalogPtr = std::shared_ptr<const Catalog>;

@@ -202,7 +202,7 @@ void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>
 }  // namespace
 
 std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeRuleRegistry& code,
-                                             const std::string& caseCacheDir)
+                                             const std::string& caseCacheDir, CaseDetail detail)
 {
     auto cat = std::make_shared<Catalog>();
     cat->m_dir = dir;
@@ -242,6 +242,12 @@ std::shared_ptr<const Catalog> Catalog::load(const std::string& dir, const CodeR
                                       "",
                                       "the catalog's pattern set does not compile; no extractor reads any line"});
     evaluateMetricCases(*cat, cat->m_metricRules, cat->m_caseResults, cat->m_diagnostics);
+    const auto& results = cat->m_caseResults;
+    cat->m_casesPassed =
+        static_cast<std::size_t>(std::count_if(results.begin(), results.end(), [](const auto& r) { return r.passed; }));
+    cat->m_casesFailed = results.size() - cat->m_casesPassed;
+    if (detail == CaseDetail::CountsOnly)
+        std::vector<CaseResult>().swap(cat->m_caseResults);
     return cat;
 }
 

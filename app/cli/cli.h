@@ -28,7 +28,10 @@ struct CliContext {
 
 /// Loads the catalog from `--rules DIR` (or the installed / source catalog when empty). A rule file that does not
 /// load is never silent: its diagnostics go to stderr as `attrib: catalog: FILE:LINE: ...`.
-engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli);
+/// The catalog in `rulesDir` (or the installed one), its diagnostics printed. Commands that only analyse keep the
+/// inline cases' counts, not every result (CaseDetail::CountsOnly); the Service keeps them for its catalog reply.
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli,
+                                  engine::CaseDetail detail = engine::CaseDetail::CountsOnly);
 /// The catalog's error-level diagnostics (rules that did not load).
 std::size_t catalogErrors(const engine::Catalog& catalog);
 

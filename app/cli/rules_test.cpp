@@ -50,9 +50,9 @@ int runRulesTest(const RulesTestOptions& o, const CliContext& cli)
 
 }  // namespace
 
-engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli)
+engine::CatalogPtr loadCatalogFor(const std::string& rulesDir, const CliContext& cli, engine::CaseDetail detail)
 {
-    auto catalog = rules::loadCatalog(rules::findRulesDir(rulesDir, cli.executable));
+    auto catalog = rules::loadCatalog(rules::findRulesDir(rulesDir, cli.executable), rules::CaseRuns::Reuse, detail);
     for (const auto& d : catalog->diagnostics())
         std::cerr << "attrib: catalog: " << engine::terminalSafe(d.str()) << "\n";
     return catalog;

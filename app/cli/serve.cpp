@@ -122,7 +122,7 @@ int runServe(const ServeOptions& o, const CliContext& cli)
     service::ServiceConfig config;
     if (!buildConfig(o, config))
         return 2;
-    const auto catalog = loadCatalogFor(o.rulesDir, cli);
+    const auto catalog = loadCatalogFor(o.rulesDir, cli, engine::CaseDetail::Keep);
     auto store = openStore(o.store);
     if (!o.store.empty() && !store)
         return 1;

@@ -95,10 +95,10 @@ std::string sourceRulesDir()
     return ATTRIB_SOURCE_RULES_DIR;
 }
 
-engine::CatalogPtr loadCatalog(const std::string& dir, CaseRuns runs)
+engine::CatalogPtr loadCatalog(const std::string& dir, CaseRuns runs, engine::CaseDetail detail)
 {
     return engine::Catalog::load(dir, builtinCodeRules(),
-                                 runs == CaseRuns::Reuse ? engine::defaultCaseCacheDir() : std::string());
+                                 runs == CaseRuns::Reuse ? engine::defaultCaseCacheDir() : std::string(), detail);
 }
 
 }  // namespace attrib::rules

@@ -25,6 +25,7 @@ std::string sourceRulesDir();
 enum class CaseRuns { Reuse, Fresh };
 
 /// Loads the catalog with the built-in C++ rules.
-engine::CatalogPtr loadCatalog(const std::string& dir, CaseRuns runs = CaseRuns::Reuse);
+engine::CatalogPtr loadCatalog(const std::string& dir, CaseRuns runs = CaseRuns::Reuse,
+                               engine::CaseDetail detail = engine::CaseDetail::Keep);
 
 }  // namespace attrib::rules
