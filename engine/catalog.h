@@ -102,7 +102,6 @@ struct ExtractorRule {
     std::optional<ExtractorContext> context;  ///< an earlier line the rule's line needs
     /// Lines the pattern matches that are not the rule's (RE2 has no negative lookahead); null when none.
     std::shared_ptr<const LazyRegex> exclude;
-    std::string excludePattern;
     /// Captured words translated before `require`, `set` and the symptom: capture -> (word -> value), `*` the
     /// default. A word with no entry and no default means the line is not the rule's.
     std::map<std::string, std::map<std::string, std::string>> map;
@@ -195,7 +194,7 @@ struct MetricRule {
     TimeNs after = 0;       ///< slack after the job end
     std::string event;      ///< event type
     std::string symptom;    ///< symptom template ("" = context event)
-    std::map<std::string, std::string> set;  ///< attributes added to the event (`{capture}` expanded)
+    std::map<std::string, std::string> set;  ///< constant attributes
     std::vector<PipelineCase> cases;
     Location where;
 };

@@ -225,8 +225,7 @@ bool Catalog::Loader::parseExclude(const json& r, const std::string& pointer, Ex
         error(rule.id, line, "'exclude' must be a non-empty pattern string; rule left out");
         return false;
     }
-    rule.excludePattern = e.get<std::string>();
-    rule.exclude = compileSidePattern(rule.id, line, "exclude", rule.excludePattern);
+    rule.exclude = compileSidePattern(rule.id, line, "exclude", e.get<std::string>());
     return rule.exclude != nullptr;
 }
 

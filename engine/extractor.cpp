@@ -174,6 +174,11 @@ bool excluded(const ExtractorRule& rule, std::string_view text)
 
 }  // namespace
 
+bool narrowsPattern(const ExtractorRule& rule)
+{
+    return !rule.require.empty() || !rule.map.empty() || rule.exclude != nullptr;
+}
+
 bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
 {
     if (!rule.re || !matchCaptures(*rule.re, text, captures))

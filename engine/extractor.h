@@ -56,6 +56,10 @@ private:
 /// Runs one rule's pattern on a line; fills the named captures. Used by the set and by inline cases.
 bool matchRule(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
 
+/// True when `require`, `map` or `exclude` can refuse a line the rule's own pattern matches (its pattern alone,
+/// as `attrib rules patterns` prints it, is then a superset of its lines).
+bool narrowsPattern(const ExtractorRule& rule);
+
 /// Runs one rule's context pattern on a line; fills its named captures.
 bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
 

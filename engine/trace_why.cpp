@@ -194,7 +194,8 @@ std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind 
         look.matched = matchRule(rule, text, look.captures);
         look.summary = look.matched
             ? "matched; emits " + rule.event + (rule.symptom.empty() ? std::string() : " -> " + rule.symptom)
-            : rule.re && re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), rule.re->regex())
+            : rule.re && narrowsPattern(rule) &&
+                re2::RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), rule.re->regex())
             ? "pattern matched, but its require, map or exclude ruled the line out"
             : "pattern did not match";
         if (look.matched && rule.context && rule.context->required)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attrib rules patterns: the catalog's extractor patterns, one per line, in a form ripgrep accepts
 // (`rg -f <(attrib rules patterns)`): the benchmark's "same patterns" for a side-by-side search. A rule's numeric
-// conditions (`require`) have no regex form: its pattern alone is printed, which finds a superset of its lines.
+// conditions (`require`), word maps (`map`) and exclusions (`exclude`) have no regex form: its pattern alone is
+// printed, which finds a superset of its lines.
 // The context patterns of rules that need an earlier line follow the rules' own patterns.
 #include "app/cli/cli.h"
 

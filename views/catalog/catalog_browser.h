@@ -14,6 +14,8 @@ class QTreeView;
 
 namespace attrib::views {
 
+class DeferredRefresh;
+
 class CatalogBrowser : public QWidget {
     Q_OBJECT
 
@@ -39,7 +41,7 @@ private:
     void rebuild();
 
     engine::CatalogPtr m_latest;  ///< the catalog last handed over; the model shows it once rebuilt
-    class DeferredRefresh* m_refresh;
+    DeferredRefresh* m_refresh;
     CatalogModel* m_model;
     QSortFilterProxyModel* m_proxy;
     QLineEdit* m_filter;
