@@ -12,6 +12,7 @@ constexpr engine::EnumName<Format> kFormats[] = {
     {Format::DmesgRaw, "dmesg-raw"},
     {Format::DmesgT, "dmesg-T"},
     {Format::DmesgReltime, "dmesg-reltime"},
+    {Format::DmesgIso, "dmesg-iso"},
     {Format::KernelBare, "kernel-bare"},
     {Format::Rfc3164, "rfc3164"},
     {Format::Iso8601, "iso8601"},

@@ -320,6 +320,23 @@ private:
     TimeNs m_last = engine::NoTime;  ///< time of the previous message: deltas add to it
 };
 
+/// `dmesg --time-format iso`: an ISO 8601 stamp, then the kernel message (no host, no tag).
+class DmesgIsoParser final : public FormParser {
+public:
+    bool read(std::string_view line, ParsedLine& out) override
+    {
+        const std::string_view s = stripKernelPrefixes(line, out);
+        const auto stamp = parseIso8601(s);
+        if (!stamp) {
+            out.text = line;
+            return true;
+        }
+        offerTime(out, stamp->time, TimeSource::Absolute);
+        takeBody(s, stamp->length, out);
+        return true;
+    }
+};
+
 /// `kernel: msg` or `host kernel: [ 12.3] msg`: kernel lines copied without their syslog stamp.
 class KernelBareParser final : public FormParser {
 public:
@@ -468,6 +485,7 @@ std::unique_ptr<LineParser> makeFormatParser(Format format, const TimeHints& hin
     case Format::DmesgRaw:
     case Format::DmesgT: return std::make_unique<KernelRingParser>(hints.bootTime);
     case Format::DmesgReltime: return std::make_unique<DmesgReltimeParser>(hints.year);
+    case Format::DmesgIso: return std::make_unique<DmesgIsoParser>();
     case Format::KernelBare: return std::make_unique<KernelBareParser>();
     case Format::Plain: return std::make_unique<PlainTextParser>(hints);
     case Format::Rfc3164:

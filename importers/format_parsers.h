@@ -16,6 +16,7 @@ namespace attrib::importers::detail {
 /// - SlurmDaemon: slurmctld / slurmd / slurmdbd logs: `[ISO] msg`;
 /// - FabricManager: nvidia-fabricmanager: `[Mmm dd YYYY HH:MM:SS] [LEVEL] [tid N] msg`;
 /// - Rfc5424: RFC 5424 syslog: `<PRI>1 TIMESTAMP HOST APP PROCID MSGID SD MSG`;
+/// - DmesgIso: `dmesg --time-format iso` lines, `2024-03-04T13:33:58,470412+01:00 msg`;
 /// - DmesgReltime: `dmesg -H` / `--reltime`: `[Dec 1 10:00]` minute headers, `[  +0.000123]` deltas added to the
 ///   last time;
 /// - KernelBare: kernel lines without a syslog stamp: `kernel: msg`, `node-07 kernel: [ 12.3] msg`;

@@ -26,6 +26,7 @@ enum class LineClass {
     DmesgT,
     DmesgRaw,
     DmesgRel,
+    DmesgIso,
     Fabric,
     SlurmDaemon,
     Rfc3164,
@@ -43,13 +44,14 @@ constexpr std::size_t SniffLines = 50;
 constexpr std::size_t SniffLineBytes = 4096;
 
 constexpr std::array<Format, ClassCount> classFormats = {
-    Format::DmesgT,      Format::DmesgRaw, Format::DmesgReltime, Format::FabricManager,
-    Format::SlurmDaemon, Format::Rfc3164,  Format::Iso8601,      Format::Rfc5424,
-    Format::KernelBare,  Format::SlurmOut, Format::App};
+    Format::DmesgT,        Format::DmesgRaw,    Format::DmesgReltime, Format::DmesgIso,
+    Format::FabricManager, Format::SlurmDaemon, Format::Rfc3164,      Format::Iso8601,
+    Format::Rfc5424,       Format::KernelBare,  Format::SlurmOut,     Format::App};
 
 struct Tally {
     std::array<int, ClassCount> lines{};
     std::array<int, ClassCount> kernel{};  ///< syslog-style lines whose tag is `kernel`
+    int isoUntagged = 0;                   ///< ISO-stamped lines without `host tag:` (counted as App)
     int seen = 0;
 
     int& count(LineClass c) { return lines[static_cast<std::size_t>(c)]; }
@@ -57,8 +59,20 @@ struct Tally {
 
 using engine::isDigit;
 
+/// `2024-03-04T13:33:58,470412+01:00`: util-linux dmesg's ISO form, a `T`, a comma before six fraction digits and
+/// an offset (Python logging's `2024-03-04 13:33:58,470` has a space and milliseconds; syslog daemons write a dot).
+bool isDmesgIsoStamp(std::string_view stamp)
+{
+    if (stamp.size() != 32 || stamp[10] != 'T' || stamp[19] != ',' || (stamp[26] != '+' && stamp[26] != '-'))
+        return false;
+    return std::all_of(stamp.begin() + 20, stamp.begin() + 26, [](char c) { return isDigit(c); });
+}
+
 /// RFC 3164 or ISO syslog line: `stamp host tag: body`. ISO lines without a tag are application lines
-/// that a collector stamped, so they are left to the application check.
+/// that a collector stamped, so they are left to the application check (unless the file is named a kernel log:
+/// bestClass). An ISO stamp with a comma before its fraction is `dmesg --time-format iso` (util-linux prints
+/// `2024-03-04T13:33:58,470412+01:00 msg`; syslog daemons and journalctl write a dot): a kernel line whose first
+/// word is not a host.
 LineClass classifySyslog(std::string_view s, Tally& tally)
 {
     LineClass cls = LineClass::None;
@@ -67,6 +81,8 @@ LineClass classifySyslog(std::string_view s, Tally& tally)
         cls = LineClass::Rfc3164;
         length = rfc->length;
     } else if (const auto iso = isDigit(s.empty() ? ' ' : s[0]) ? parseIso8601(s) : std::nullopt) {
+        if (isDmesgIsoStamp(s.substr(0, iso->length)))
+            return LineClass::DmesgIso;
         cls = LineClass::Iso;
         length = iso->length;
     } else {
@@ -74,8 +90,10 @@ LineClass classifySyslog(std::string_view s, Tally& tally)
     }
     SyslogHeader header;
     const bool tagged = splitSyslogHeader(s.substr(length), header) && !header.tag.empty();
-    if (!tagged && cls == LineClass::Iso)
+    if (!tagged && cls == LineClass::Iso) {
+        ++tally.isoUntagged;
         return LineClass::None;
+    }
     if (tagged && header.tag == "kernel")
         ++tally.kernel[static_cast<std::size_t>(cls)];
     return cls;
@@ -248,6 +266,7 @@ bool hinted(LineClass cls, const std::string& name)
     case LineClass::DmesgT:
     case LineClass::DmesgRaw:
     case LineClass::DmesgRel:
+    case LineClass::DmesgIso:
     case LineClass::KernelBare: return has("dmesg") || has("kern");
     case LineClass::Rfc3164:
     case LineClass::Iso:
@@ -266,6 +285,13 @@ LineClass bestClass(Tally& tally, std::string_view path)
     const std::size_t slash = path.find_last_of('/');
     std::string name(slash == std::string_view::npos ? path : path.substr(slash + 1));
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    // ISO-stamped lines without a host and tag in a file named a kernel log: `dmesg --time-format iso` output
+    // whose stamps were shortened (`2026-09-17T14:25:57Z amdgpu 0000:04:00.0: ...`), not an application's.
+    if (hinted(LineClass::DmesgIso, name)) {
+        const int moved = std::min(tally.isoUntagged, tally.count(LineClass::App));
+        tally.count(LineClass::App) -= moved;
+        tally.count(LineClass::DmesgIso) += moved;
+    }
     const int slurm = tally.count(LineClass::SlurmOut);
     const int app = tally.count(LineClass::App);
     int other = 0;
@@ -337,13 +363,13 @@ Sniffed plainText(int lines)
 Sniffed describe(LineClass cls, Tally& tally)
 {
     static constexpr std::array<const char*, ClassCount> what = {
-        "dmesg -T stamps",     "dmesg raw stamps",      "dmesg -H/--reltime stamps", "Fabric Manager stamps",
-        "Slurm daemon stamps", "RFC 3164 syslog lines", "ISO 8601 syslog lines",     "RFC 5424 syslog lines",
-        "`kernel:` lines",     "srun/slurmstepd lines", "application log lines"};
+        "dmesg -T stamps",       "dmesg raw stamps",    "dmesg -H/--reltime stamps", "dmesg ISO 8601 stamps",
+        "Fabric Manager stamps", "Slurm daemon stamps", "RFC 3164 syslog lines",     "ISO 8601 syslog lines",
+        "RFC 5424 syslog lines", "`kernel:` lines",     "srun/slurmstepd lines",     "application log lines"};
     static constexpr std::array<SourceKind, ClassCount> kinds = {
-        SourceKind::Kernel, SourceKind::Kernel, SourceKind::Kernel, SourceKind::FabricManager,
-        SourceKind::Slurm,  SourceKind::Syslog, SourceKind::Syslog, SourceKind::Syslog,
-        SourceKind::Kernel, SourceKind::Slurm,  SourceKind::App};
+        SourceKind::Kernel,        SourceKind::Kernel, SourceKind::Kernel, SourceKind::Kernel,
+        SourceKind::FabricManager, SourceKind::Slurm,  SourceKind::Syslog, SourceKind::Syslog,
+        SourceKind::Syslog,        SourceKind::Kernel, SourceKind::Slurm,  SourceKind::App};
     const auto i = static_cast<std::size_t>(cls);
     Sniffed result{kinds[i], classFormats[i], {}};
     if ((cls == LineClass::Rfc3164 || cls == LineClass::Iso || cls == LineClass::Rfc5424) &&

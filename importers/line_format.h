@@ -24,6 +24,7 @@ enum class Format : std::uint8_t {
     DmesgRaw,
     DmesgT,
     DmesgReltime,
+    DmesgIso,  ///< `dmesg --time-format iso`: `2024-03-04T13:33:58,470412+01:00 msg`, no host or tag
     KernelBare,
     Rfc3164,
     Iso8601,

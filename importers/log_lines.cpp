@@ -25,6 +25,7 @@ bool isStampedFormat(Format f)
     case Format::DmesgRaw:
     case Format::DmesgT:
     case Format::DmesgReltime:
+    case Format::DmesgIso:
     case Format::KernelBare:
     case Format::Rfc3164:
     case Format::Iso8601:

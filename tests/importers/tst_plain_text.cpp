@@ -73,6 +73,7 @@ private slots:
     void sniffing_data();
     void sniffing();
     void dmesgHumanAndReltime();
+    void dmesgIsoStamps();
     void journalctlAndSyslogWithoutYear();
     void kernelLinesWithoutStamp();
     void frameworkStamps();
@@ -117,6 +118,10 @@ void TestPlainText::sniffing_data()
     QTest::newRow("journalctl -k short-iso")
         << QByteArray("2026-12-01T10:00:00+0000 gpu-n07 kernel: a\n2026-12-01T10:00:01+0000 gpu-n07 kernel: b\n")
         << int(SourceKind::Kernel) << "iso8601";
+    QTest::newRow("dmesg --time-format iso")
+        << QByteArray("2024-03-04T13:33:58,470412+01:00 amdgpu 0000:04:00.0: device lost from bus!\n"
+                      "2024-03-04T13:33:59,000001+01:00 NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n")
+        << int(SourceKind::Kernel) << "dmesg-iso";
     QTest::newRow("progress bar first line")
         << QByteArray::fromStdString(progressBar(std::size_t{100} * 1024) + "\n[rank0]:a\n[rank0]:b\n")
         << int(SourceKind::App) << "app";
@@ -139,6 +144,28 @@ void TestPlainText::dmesgHumanAndReltime()
                 {"[  +0.000123] b", t0 + 123'000, TimeSource::YearInferred, "", "b"},
                 {"[<    +2.500000>] c", t0 + 2'500'123'000, TimeSource::YearInferred, "", "c"},
                 {"[Dec10 11:30] d", makeTime(2026, 12, 10, 11, 30, 0), TimeSource::YearInferred, "", "d"}});
+}
+
+void TestPlainText::dmesgIsoStamps()
+{
+    // util-linux writes a comma before the fraction; the first word is the driver, not a host.
+    checkPlain({{"2024-03-04T13:33:58,470412+01:00 amdgpu 0000:04:00.0: device lost from bus!",
+                 makeTime(2024, 3, 4, 12, 33, 58) + 470'412'000, TimeSource::Absolute, "",
+                 "amdgpu 0000:04:00.0: device lost from bus!"}});
+    // Shortened stamps without host or tag read as a kernel log only in a file named one.
+    const QByteArray shortened("2026-09-17T14:25:57Z amdgpu 0000:04:00.0: device lost from bus!\n"
+                               "2026-09-17T14:26:37Z amdgpu 0000:04:00.0: ring sdma1 timeout\n");
+    const std::string_view head(shortened.constData(), shortened.size());
+    const Sniffed dmesg = sniff(head, "node-3/dmesg.txt");
+    QCOMPARE(QString::fromUtf8(toString(dmesg.format)), QStringLiteral("dmesg-iso"));
+    QCOMPARE(int(dmesg.kind), int(SourceKind::Kernel));
+    QCOMPARE(int(sniff(head, "node-3/train.log").kind), int(SourceKind::App));
+    auto parser = makeParser(dmesg, TimeHints{2026, NoTime});
+    ParsedLine parsed;
+    QVERIFY(parser->parse("2026-09-17T14:25:57Z amdgpu 0000:04:00.0: device lost from bus!", parsed));
+    QCOMPARE(str(parsed.text), QStringLiteral("amdgpu 0000:04:00.0: device lost from bus!"));
+    QCOMPARE(str(parsed.host), QString());
+    QCOMPARE(parsed.time, makeTime(2026, 9, 17, 14, 25, 57));
 }
 
 void TestPlainText::journalctlAndSyslogWithoutYear()
