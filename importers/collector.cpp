@@ -181,6 +181,7 @@ bool Collector::onRecord(Record& r, FileState& fs)
     if (!r.labels.empty() && r.labels.begin()->first.rfind("context.", 0) == 0)
         collectContext(r.labels, fs);
     const SourceKind kind = r.kind != SourceKind::Unknown ? r.kind : fs.sniffed.kind;
+    takeBroadcastHost(r, fs);
     if (r.host.empty())
         r.host = kubeletEventNode(r.text);
     if (r.host != fs.lastHost) {
@@ -264,6 +265,29 @@ void Collector::trackDescribedNode(const std::string& text, FileState& fs)
             return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
         });
     fs.describedNode = plausible ? shortHost(host) : std::string();
+}
+
+/// syslogd broadcasts an emergency message to the terminals (wall) in two lines: a header naming the host
+/// (`Message from syslogd@gpu-n07 at Feb 10 17:37:44 ...`) and the message (` kernel:[ 1234.5] NMI watchdog: ...`).
+/// Pasted from a terminal, the header's host is the message's node when the message names none.
+void Collector::takeBroadcastHost(Record& r, FileState& fs)
+{
+    constexpr std::string_view Header = "Message from syslogd@";
+    const std::size_t start = r.text.find_first_not_of(" \t");
+    if (start == std::string::npos)
+        return;
+    const std::string_view text = std::string_view(r.text).substr(start);
+    if (text.substr(0, Header.size()) == Header) {
+        const std::string_view host = text.substr(Header.size(), text.find(' ', Header.size()) - Header.size());
+        const bool plausible = !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
+        });
+        fs.broadcastHost = plausible ? std::string(host) : std::string();
+        return;
+    }
+    if (r.host.empty())
+        r.host = fs.broadcastHost;
+    fs.broadcastHost.clear();
 }
 
 /// One more record of (kind, node) in this file; at most 4096 pairs are counted.

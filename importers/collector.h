@@ -93,6 +93,7 @@ private:
         std::string lastHost;
         std::string lastNode;
         std::string describedNode;  ///< the node a `kubectl describe` object's `Node:` line named, until the next one
+        std::string broadcastHost;  ///< the host a syslogd broadcast header named, for the record after it
         /// The (kind, node) the last record was counted for, and its counter in shard->nodes (map nodes keep
         /// their address): runs of records of one node skip the map search.
         const KindNode* countedAs = nullptr;
@@ -108,6 +109,7 @@ private:
     bool offerLead(const Record& r, FileState& fs);
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);
     static void trackDescribedNode(const std::string& text, FileState& fs);
+    static void takeBroadcastHost(Record& r, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
     void keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);

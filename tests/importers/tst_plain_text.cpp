@@ -86,6 +86,7 @@ private slots:
     void metadataIsNeitherEvidenceNorSkipped();
     void notesWithoutACaseAreEvidence();
     void singleNodeJobNamesTheNode();
+    void syslogBroadcastHeaderNamesTheNode();
     void kubectlDescribeNamesThePodsNode();
     void kernelLinesInsideAnApplicationLog();
     void applicationOutputInTheJournal();
@@ -461,6 +462,23 @@ void TestPlainText::singleNodeJobNamesTheNode()
         QCOMPARE(f.role, f.path == "workload.json" ? engine::FileRole::Workload : engine::FileRole::Evidence);
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n30"));
+}
+
+void TestPlainText::syslogBroadcastHeaderNamesTheNode()
+{
+    // A terminal paste of syslogd's wall broadcast: the header names the host, the message below it none. The
+    // header names the next record only: a later line without a header stays without a node.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "terminal.txt",
+                     "Message from syslogd@gpu-n21 at Feb 10 17:37:44 ...\n kernel:" + std::string(Xid79) + "\n\n" +
+                         Xid79 + "\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> nodes;
+    for (const auto& o : outcome.result->observations)
+        nodes.push_back(o.node);
+    QCOMPARE(nodes, (std::vector<std::string>{"gpu-n21", ""}));
 }
 
 void TestPlainText::kubectlDescribeNamesThePodsNode()
