@@ -122,6 +122,7 @@ CaseTruth readCaseTruth(const nlohmann::json& expected)
             t.culpritNode = rc["node"].get<std::string>();
     }
     t.heldout = flag(expected, "heldout");
+    t.seenByRules = flag(expected, "seen_by_rules");
     t.cascade = flag(expected, "cascade");
     return t;
 }
@@ -176,6 +177,8 @@ std::optional<HeldoutFilter> parseHeldoutFilter(std::string_view text)
         return HeldoutFilter::All;
     if (text == "only")
         return HeldoutFilter::Only;
+    if (text == "unseen")
+        return HeldoutFilter::Unseen;
     if (text == "exclude")
         return HeldoutFilter::Exclude;
     return std::nullopt;
@@ -186,6 +189,7 @@ bool selectedBy(const CaseScore& score, HeldoutFilter filter)
     switch (filter) {
     case HeldoutFilter::All: return true;
     case HeldoutFilter::Only: return score.truth.heldout;
+    case HeldoutFilter::Unseen: return score.truth.heldout && !score.truth.seenByRules;
     case HeldoutFilter::Exclude: return !score.truth.heldout;
     }
     return true;
@@ -271,6 +275,7 @@ nlohmann::ordered_json caseJson(const CaseScore& s)
     nlohmann::ordered_json j;
     j["case"] = s.name;
     j["heldout"] = s.truth.heldout;
+    j["seen_by_rules"] = s.truth.seenByRules;
     j["expected"] = {{"terminal_state", s.truth.terminalState},
                      {"sub_domain", s.truth.subDomain},
                      {"acceptable_sub_domains", s.truth.acceptable},
@@ -293,7 +298,7 @@ std::vector<std::string> checkFloor(const nlohmann::ordered_json& figures, const
     std::vector<std::string> out;
     for (const auto& [scope, bounds] : floor.items()) {
         if (!figures.contains(scope) || !bounds.is_object())
-            throw std::runtime_error("unknown floor scope '" + scope + "' (use all or heldout)");
+            throw std::runtime_error("unknown floor scope '" + scope + "' (use all, heldout or heldout_unseen)");
         const auto& have = figures[scope];
         for (const auto& [key, bound] : bounds.items()) {
             const bool isMin = key.size() > 4 && key.compare(key.size() - 4, 4, "_min") == 0;

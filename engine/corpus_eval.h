@@ -25,6 +25,9 @@ struct CaseTruth {
     std::optional<std::string> culpritNode;
     bool cascade = false;
     bool heldout = false;
+    /// A rule author had this case's logs in view (gap closing): its held-out membership stands, but it no longer
+    /// measures rules written without its logs; `heldout_unseen` leaves it out.
+    bool seenByRules = false;
     bool corpusFormat = false;  ///< has any of the corpus keys (acceptable_sub_domains, culprit_node, heldout, cascade)
 };
 
@@ -82,8 +85,9 @@ struct EvalSummary {
     std::map<std::string, std::map<std::string, int>> confusion;  ///< truth sub-domain -> predicted -> count
 };
 
-enum class HeldoutFilter { All, Only, Exclude };
-/// Parses all|only|exclude; nullopt otherwise.
+/// Only: the held-out cases; Unseen: those of them no rule author saw (seen_by_rules false); Exclude: the rest.
+enum class HeldoutFilter { All, Only, Unseen, Exclude };
+/// Parses all|only|unseen|exclude; nullopt otherwise.
 std::optional<HeldoutFilter> parseHeldoutFilter(std::string_view text);
 bool selectedBy(const CaseScore& score, HeldoutFilter filter);
 

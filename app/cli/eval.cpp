@@ -202,7 +202,7 @@ int runEval(const EvalOptions& o, const CliContext& cli)
         return runStoreEval(o, cli);
     const auto filter = engine::parseHeldoutFilter(o.heldout);
     if (!filter) {
-        std::cerr << "attrib: --heldout takes all, only or exclude\n";
+        std::cerr << "attrib: --heldout takes all, only, unseen or exclude\n";
         return 2;
     }
     nlohmann::json floor;
@@ -263,7 +263,8 @@ void addEvalCommand(CLI::App& app, CliContext& cli)
     sub->add_flag("--stored", options->stored,
                   "with --store: score the stored verdicts instead of re-analysing the bundles");
     addRulesOption(*sub, options->rulesDir);
-    sub->add_option("--heldout", options->heldout, "which cases: all, only (the held-out part) or exclude")
+    sub->add_option("--heldout", options->heldout,
+                    "which cases: all, only (the held-out part), unseen (held-out cases no rule author saw) or exclude")
         ->check(CLI::IsMember({"all", "only", "exclude"}));
     sub->add_flag("--json", options->json, "print the figures and per-case scores as JSON");
     sub->add_option("--floor", options->floorFile,

@@ -86,6 +86,7 @@ nlohmann::ordered_json evalFigures(const std::vector<engine::CaseScore>& scores)
     nlohmann::ordered_json j;
     j["all"] = engine::summaryJson(engine::summarize(scores, engine::HeldoutFilter::All));
     j["heldout"] = engine::summaryJson(engine::summarize(scores, engine::HeldoutFilter::Only));
+    j["heldout_unseen"] = engine::summaryJson(engine::summarize(scores, engine::HeldoutFilter::Unseen));
     return j;
 }
 
@@ -99,6 +100,7 @@ void printEvalText(std::ostream& out, const std::vector<engine::CaseScore>& scor
     out << "\n";
     printTotals(out, "all", all);
     printTotals(out, "heldout", heldout);
+    printTotals(out, "heldout unseen", engine::summarize(scores, engine::HeldoutFilter::Unseen));
     out << all.passed << " passed, " << all.cases - all.passed << " failed\n";
     for (const auto& m : floorMisses)
         out << "below floor: " << m << "\n";

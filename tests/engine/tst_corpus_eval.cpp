@@ -148,6 +148,19 @@ private Q_SLOTS:
         QCOMPARE(heldout.cases, 2);
         QCOMPARE(heldout.subDomainOk, 1);
         QCOMPARE(summarize(scores, HeldoutFilter::Exclude).cases, 2);
+        QCOMPARE(summarize(scores, HeldoutFilter::Unseen).cases, 2);
+        // A held-out case whose logs a rule author saw stays held out but leaves the unseen figure.
+        json seen = corpusTruth("hardware_failure", "gpu", {}, "n1", true);
+        seen["seen_by_rules"] = true;
+        scores.push_back(score(seen, verdict("hardware_failure", "gpu", "n1")));
+        QCOMPARE(summarize(scores, HeldoutFilter::Only).cases, 3);
+        QCOMPARE(summarize(scores, HeldoutFilter::Only).subDomainOk, 2);
+        const auto unseen = summarize(scores, HeldoutFilter::Unseen);
+        QCOMPARE(unseen.cases, 2);
+        QCOMPARE(unseen.subDomainOk, 1);
+        QCOMPARE(caseJson(scores.back())["seen_by_rules"].get<bool>(), true);
+        QVERIFY(parseHeldoutFilter("unseen") == HeldoutFilter::Unseen);
+        scores.pop_back();
         QCOMPARE(summaryJson(all)["sub_domain_pct"].get<double>(), 25.0);
         QVERIFY(!percent(0, 0));
         QVERIFY(summaryJson(heldout)["culprit_node_pct"].is_number());
