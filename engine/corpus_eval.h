@@ -25,8 +25,8 @@ struct CaseTruth {
     std::optional<std::string> culpritNode;
     bool cascade = false;
     bool heldout = false;
-    /// A rule author had this case's logs in view (gap closing): its held-out membership stands, but it no longer
-    /// measures rules written without its logs; `heldout_unseen` leaves it out.
+    /// The case passes through a change made with its logs in view (gap closing): its held-out membership stands,
+    /// but it no longer measures rules written without its logs; `heldout_unseen` counts it as the miss it was.
     bool seenByRules = false;
     bool corpusFormat = false;  ///< has any of the corpus keys (acceptable_sub_domains, culprit_node, heldout, cascade)
 };
@@ -85,7 +85,8 @@ struct EvalSummary {
     std::map<std::string, std::map<std::string, int>> confusion;  ///< truth sub-domain -> predicted -> count
 };
 
-/// Only: the held-out cases; Unseen: those of them no rule author saw (seen_by_rules false); Exclude: the rest.
+/// Only: the held-out cases; Unseen: the same cases, with no credit for a case marked seen_by_rules (it failed before
+/// a change made with its logs in view); Exclude: the rest.
 enum class HeldoutFilter { All, Only, Unseen, Exclude };
 /// Parses all|only|unseen|exclude; nullopt otherwise.
 std::optional<HeldoutFilter> parseHeldoutFilter(std::string_view text);
