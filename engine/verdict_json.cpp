@@ -4,6 +4,8 @@
 
 #include "engine/json_util.h"
 
+#include <ostream>
+
 namespace attrib::engine {
 
 using nlohmann::ordered_json;
@@ -199,6 +201,15 @@ ordered_json traceToJson(const std::vector<TraceStep>& trace)
 std::string dumpJson(const ordered_json& json)
 {
     return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+void writeJson(std::ostream& out, const ordered_json& json)
+{
+    // What basic_json::dump does with these arguments, into the stream instead of a string.
+    nlohmann::detail::serializer<ordered_json> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
+                                                          nlohmann::json::error_handler_t::replace);
+    serializer.dump(json, true, false, 2);
+    out << '\n';
 }
 
 }  // namespace attrib::engine

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <iosfwd>
+
 namespace attrib::engine {
 
 inline constexpr int VerdictSchemaVersion = 1;
@@ -15,5 +17,8 @@ inline constexpr std::size_t MaxEvidencePerSymptom = 20;
 nlohmann::ordered_json verdictToJson(const AnalysisResult& result);
 nlohmann::ordered_json traceToJson(const std::vector<TraceStep>& trace);
 std::string dumpJson(const nlohmann::ordered_json& json);
+/// Writes what dumpJson returns, byte for byte, straight to `out`: a large verdict or trace is not held twice
+/// (the tree and its text) at the end of an analysis.
+void writeJson(std::ostream& out, const nlohmann::ordered_json& json);
 
 }  // namespace attrib::engine

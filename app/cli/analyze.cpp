@@ -82,13 +82,16 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
     }
     if (!o.traceFile.empty()) {
         std::ofstream trace(o.traceFile, std::ios::binary);
-        trace << engine::dumpJson(engine::traceToJson(result.trace));
+        engine::writeJson(trace, engine::traceToJson(result.trace));
         if (!trace) {
             std::cerr << "attrib: cannot write trace to " << engine::terminalSafe(o.traceFile) << "\n";
             return 1;
         }
     }
-    std::cout << (o.json ? engine::dumpJson(engine::verdictToJson(result)) : engine::reportText(result));
+    if (o.json)
+        engine::writeJson(std::cout, engine::verdictToJson(result));
+    else
+        std::cout << engine::reportText(result);
     return o.storeFile.empty() ? 0 : saveCase(result, o.storeFile);
 }
 

@@ -8,7 +8,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <iostream>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 using namespace attrib;
 
@@ -23,10 +28,23 @@ void printVersion(const cli::CliContext& cli)
               << catalog->hash() << ") from " << engine::terminalSafe(catalog->directory()) << "\n";
 }
 
+/// glibc raises its mmap threshold each time a large block is freed, so the vectors an analysis grows by doubling
+/// (per-file parts, joined evidence) end up in the heap, whose freed pages stay resident. A fixed threshold (the
+/// default's starting value) keeps blocks of 128 KiB and more in mappings of their own, given back when freed:
+/// `attrib analyze` of a 1,024-node bundle peaks 3-4 MB lower at the same wall time (docs/performance.md).
+void keepLargeBlocksMapped()
+{
+#if defined(__GLIBC__)
+    if (!std::getenv("MALLOC_MMAP_THRESHOLD_"))  // the user's own setting wins
+        mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char** argv)
 {
+    keepLargeBlocksMapped();
     cli::CliContext context;
     context.executable = argv[0];
     CLI::App app{"Finds out why a distributed training job failed: which node, which failure domain, which "
