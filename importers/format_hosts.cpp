@@ -83,16 +83,14 @@ bool isCannErrorCode(std::string_view word)
         std::all_of(word.begin() + 2, word.end(), digit);
 }
 
-/// `boto3.exceptions.S3UploadFailedError: ...`, `botocore.exceptions.ClientError: ...`: Python prints an exception
-/// by its dotted qualified name and a colon, the way pdsh prints a host. The last name of a dotted word that ends
-/// the way Python's exception classes are named (PEP 8: Error; the builtins' Exception, Warning, Exit, Interrupt)
-/// makes it an exception.
-bool isQualifiedException(std::string_view word)
+/// `boto3.exceptions.S3UploadFailedError: ...`, `EC2InsufficientCapacityError: ...`: Python prints an exception by
+/// its (qualified) name and a colon, the way pdsh prints a host, and a name may hold a digit. A word (the last name of
+/// a dotted word) that starts upper-case and ends the way Python's exception classes are named (PEP 8: Error; the
+/// builtins' Exception, Warning, Exit, Interrupt) is an exception.
+bool isExceptionName(std::string_view word)
 {
     const std::size_t dot = word.rfind('.');
-    if (dot == std::string_view::npos)
-        return false;
-    const std::string_view last = word.substr(dot + 1);
+    const std::string_view last = dot == std::string_view::npos ? word : word.substr(dot + 1);
     const auto endsWith = [&](std::string_view tail) {
         return last.size() > tail.size() && last.substr(last.size() - tail.size()) == tail;
     };
@@ -125,7 +123,7 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     static constexpr std::array<std::string_view, 11> programs = {
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isQualifiedException(name))
+        isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

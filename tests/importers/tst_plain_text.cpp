@@ -301,6 +301,9 @@ void TestPlainText::nodeNamedByLine()
          {"1.017s: job.exception type=timeout severity=0", NoTime, TimeSource::None, "",
           "1.017s: job.exception type=timeout severity=0"},
          {"Exception: x", NoTime, TimeSource::None, "", "Exception: x"},
+         {"EC2InsufficientCapacityError: Instance type ml.g5.48xlarge is temporarily unavailable", NoTime,
+          TimeSource::None, "",
+          "EC2InsufficientCapacityError: Instance type ml.g5.48xlarge is temporarily unavailable"},
          // Ascend CANN error codes are no pdsh hosts (a host named like one still is)
          {"EJ0001: Failed to initialize the HCCP process.", NoTime, TimeSource::None, "",
           "EJ0001: Failed to initialize the HCCP process."},
