@@ -19,22 +19,6 @@ using namespace attrib::engine;
 
 namespace {
 
-/// An event row of `kubectl describe` before Kubernetes 1.20 names the node in its From column: `Warning  FailedMount
-/// 3m  kubelet, gpu-node-7  MountVolume.SetUp failed ...`. Empty when the line holds no such column.
-std::string kubeletEventNode(std::string_view text)
-{
-    constexpr std::string_view From = " kubelet, ";
-    const std::size_t at = text.find(From);
-    if (at == std::string_view::npos)
-        return {};
-    const std::string_view rest = text.substr(at + From.size());
-    const std::size_t end = rest.find(' ');
-    const std::string_view host = rest.substr(0, end);
-    // The column ends in the table's gap of two or more blanks (or the line's end): prose ("kubelet, then") is no row.
-    const bool column = end == std::string_view::npos || rest.substr(end, 2) == "  ";
-    return column && isHostName(host) ? std::string(host) : std::string();
-}
-
 constexpr std::size_t SniffBytes = std::size_t{64} * 1024;
 /// A head holding fewer lines than this grows (up to MaxSniffBytes) so that a first line of 64 KiB or more
 /// (a progress bar) does not leave the sniffer only one line to judge.
@@ -240,54 +224,6 @@ bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
         }
     }
     return any;
-}
-
-/// `kubectl describe pod` names the pod's node once, on the `Node:` line of its header (`Node: host/10.0.0.5`, or
-/// `host/` once the pod is gone); the events listed under it name none. That node stands for the lines that follow,
-/// until the next object's `Name:` line or another `Node:` line. Both are matched at the start of the line only.
-void Collector::trackDescribedNode(const std::string& text, FileState& fs)
-{
-    if (text.rfind("Name:", 0) == 0) {
-        fs.describedNode.clear();
-        return;
-    }
-    if (text.rfind("Node:", 0) != 0)
-        return;
-    const std::string_view rest = std::string_view(text).substr(5);
-    const std::size_t start = rest.find_first_not_of(" \t");
-    if (start == std::string_view::npos)
-        return;
-    const std::string_view value = rest.substr(start);
-    const std::size_t end = value.find_first_of("/ \t");
-    const std::string_view host = value.substr(0, end);
-    const bool plausible = !host.empty() && std::isalnum(static_cast<unsigned char>(host.front())) &&
-        std::all_of(host.begin(), host.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
-        });
-    fs.describedNode = plausible ? shortHost(host) : std::string();
-}
-
-/// syslogd broadcasts an emergency message to the terminals (wall) in two lines: a header naming the host
-/// (`Message from syslogd@gpu-n07 at Feb 10 17:37:44 ...`) and the message (` kernel:[ 1234.5] NMI watchdog: ...`).
-/// Pasted from a terminal, the header's host is the message's node when the message names none.
-void Collector::takeBroadcastHost(Record& r, FileState& fs)
-{
-    constexpr std::string_view Header = "Message from syslogd@";
-    const std::size_t start = r.text.find_first_not_of(" \t");
-    if (start == std::string::npos)
-        return;
-    const std::string_view text = std::string_view(r.text).substr(start);
-    if (text.substr(0, Header.size()) == Header) {
-        const std::string_view host = text.substr(Header.size(), text.find(' ', Header.size()) - Header.size());
-        const bool plausible = !host.empty() && std::all_of(host.begin(), host.end(), [](char c) {
-            return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
-        });
-        fs.broadcastHost = plausible ? std::string(host) : std::string();
-        return;
-    }
-    if (r.host.empty())
-        r.host = fs.broadcastHost;
-    fs.broadcastHost.clear();
 }
 
 /// One more record of (kind, node) in this file; at most 4096 pairs are counted.

@@ -108,6 +108,7 @@ private:
     bool matchRecord(Record& r, SourceKind kind, FileState& fs);
     bool offerLead(const Record& r, FileState& fs);
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);
+    static std::string kubeletEventNode(std::string_view text);
     static void trackDescribedNode(const std::string& text, FileState& fs);
     static void takeBroadcastHost(Record& r, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
