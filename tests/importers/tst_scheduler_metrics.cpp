@@ -88,7 +88,9 @@ private Q_SLOTS:
         QVERIFY(tests::findSymptom(r, "node_not_ready@node-03"));
         // The kubelet evicted the job's worker pod for low memory (21:34:25) before node-03 went NotReady
         // (21:35:40): the memory eviction is the job's end (since the kubelet eviction rules of the real-log round).
-        QCOMPARE(r.verdict.rootCause->symptomId, std::string("pod_evicted_memory_pressure@node-02"));
+        // Its message names no container over its request, so the node's memory went elsewhere: the node's fault.
+        QCOMPARE(r.verdict.rootCause->symptomId, std::string("pod_evicted_node_memory_exhausted@node-02"));
+        QCOMPARE(r.verdict.terminalState, std::string("infrastructure_failure"));
         QCOMPARE(r.verdict.subDomain, std::string("oom"));
     }
 
