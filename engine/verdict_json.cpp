@@ -5,6 +5,7 @@
 #include "engine/json_util.h"
 
 #include <ostream>
+#include <sstream>
 
 namespace attrib::engine {
 
@@ -200,12 +201,14 @@ ordered_json traceToJson(const std::vector<TraceStep>& trace)
 
 std::string dumpJson(const ordered_json& json)
 {
-    return json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    std::ostringstream out;
+    writeJson(out, json);
+    return std::move(out).str();
 }
 
 void writeJson(std::ostream& out, const ordered_json& json)
 {
-    // What basic_json::dump does with these arguments, into the stream instead of a string.
+    // basic_json::dump(2, ' ', false, replace) into the stream: no string the size of the whole text.
     nlohmann::detail::serializer<ordered_json> serializer(nlohmann::detail::output_adapter<char>(out), ' ',
                                                           nlohmann::json::error_handler_t::replace);
     serializer.dump(json, true, false, 2);

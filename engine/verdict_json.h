@@ -17,8 +17,8 @@ inline constexpr std::size_t MaxEvidencePerSymptom = 20;
 nlohmann::ordered_json verdictToJson(const AnalysisResult& result);
 nlohmann::ordered_json traceToJson(const std::vector<TraceStep>& trace);
 std::string dumpJson(const nlohmann::ordered_json& json);
-/// Writes what dumpJson returns, byte for byte, straight to `out`: a large verdict or trace is not held twice
-/// (the tree and its text) at the end of an analysis.
+/// The JSON text (indent 2, invalid UTF-8 replaced, a final newline) straight to `out`: a large verdict or trace is
+/// not held twice (the tree and its text) at the end of an analysis. dumpJson returns the same text as a string.
 void writeJson(std::ostream& out, const nlohmann::ordered_json& json);
 
 }  // namespace attrib::engine

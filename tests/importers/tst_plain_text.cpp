@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Any readable text is evidence: plain-text reading with per-line stamps and prefixes, dmesg -H / --reltime,
-// journalctl -k, stampless `kernel:` lines, framework stamps, launcher prefixes, the node a line names, and
+// journalctl -k, stampless `kernel:` lines, framework stamps, launcher prefixes, the node a line names for itself, and
 // files whose first line is a 100 KiB progress bar.
 #include "importer_test_util.h"
 
@@ -85,13 +85,9 @@ private slots:
     void excerptWithoutNodesFolder();
     void metadataIsNeitherEvidenceNorSkipped();
     void notesWithoutACaseAreEvidence();
-    void singleNodeJobNamesTheNode();
-    void syslogBroadcastHeaderNamesTheNode();
-    void kubectlDescribeNamesThePodsNode();
     void kernelLinesInsideAnApplicationLog();
     void applicationOutputInTheJournal();
     void contextLineNamesTheDevice();
-    void kubeletEventRowNamesItsNode();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
 };
@@ -453,70 +449,6 @@ void TestPlainText::notesWithoutACaseAreEvidence()
     QVERIFY(!outcome.result->symptoms.empty());
 }
 
-void TestPlainText::singleNodeJobNamesTheNode()
-{
-    QTemporaryDir dir;
-    const std::filesystem::path root = dir.path().toStdString();
-    tests::writeFile(root / "workload.json", "{\"id\": \"7\", \"nodes\": [\"gpu-n30\"]}\n");
-    tests::writeFile(root / "dmesg.txt", std::string(Xid79) + "\n");
-    const auto outcome = tests::analyze(root.string());
-    QVERIFY2(outcome.result, outcome.error.c_str());
-    for (const auto& f : outcome.result->fileCoverage)
-        QCOMPARE(f.role, f.path == "workload.json" ? engine::FileRole::Workload : engine::FileRole::Evidence);
-    QVERIFY(outcome.result->verdict.rootCause);
-    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n30"));
-}
-
-void TestPlainText::syslogBroadcastHeaderNamesTheNode()
-{
-    // A terminal paste of syslogd's wall broadcast: the header names the host, the message below it none. The
-    // header names the next record only: a later line without a header stays without a node.
-    QTemporaryDir dir;
-    const std::filesystem::path root = dir.path().toStdString();
-    tests::writeFile(root / "terminal.txt",
-                     "Message from syslogd@gpu-n21 at Feb 10 17:37:44 ...\n kernel:" + std::string(Xid79) + "\n\n" +
-                         Xid79 + "\n");
-    const auto outcome = tests::analyze(root.string());
-    QVERIFY2(outcome.result, outcome.error.c_str());
-    std::vector<std::string> nodes;
-    for (const auto& o : outcome.result->observations)
-        nodes.push_back(o.node);
-    QCOMPARE(nodes, (std::vector<std::string>{"gpu-n21", ""}));
-}
-
-void TestPlainText::kubectlDescribeNamesThePodsNode()
-{
-    // `kubectl describe pod` names the node once, in the header; the eviction below it names none. A second object
-    // (`Name:`) that was never scheduled (`Node: <none>`) must not inherit the first one's node.
-    const std::string evicted = "  Warning  Evicted  5m  kubelet  The node was low on resource: memory. Container "
-                                "trainer was using 9402820Ki, which exceeds its request of 7G.";
-    QTemporaryDir dir;
-    const std::filesystem::path root = dir.path().toStdString();
-    tests::writeFile(root / "kubectl-describe-pod.txt",
-                     "Name:               trainer-79f7cbc6cf-rzck9\n"
-                     "Namespace:          default\n"
-                     "Node:               gke-pool-35dd7b4d-mv7w.c.project.internal/\n"
-                     "Status:             Failed\n"
-                     "Events:\n" +
-                         evicted +
-                         "\n"
-                         "Name:               trainer-79f7cbc6cf-abcde\n"
-                         "Node:               <none>\n"
-                         "Events:\n" +
-                         evicted + "\n");
-    const auto outcome = tests::analyze(root.string());
-    QVERIFY2(outcome.result, outcome.error.c_str());
-    std::vector<std::string> nodes;
-    for (const auto& o : outcome.result->observations)
-        if (o.text.find("low on resource") != std::string::npos)
-            nodes.push_back(o.node);
-    QCOMPARE(nodes.size(), std::size_t(2));
-    QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("gke-pool-35dd7b4d-mv7w"));
-    QCOMPARE(QString::fromStdString(nodes[1]), QString());
-}
-
-/// A kernel line copied into an application log (a syslog export's `UTC kern.alert kernel:`, a journal line behind
-/// its stamp, a bare `kernel:` line) is read as the kernel's; `CUDA kernel: ...` prose without a stamp is not.
 void TestPlainText::kernelLinesInsideAnApplicationLog()
 {
     auto parser = makeParser(Sniffed{SourceKind::App, Format::App, {}}, TimeHints{2026, NoTime});
@@ -602,23 +534,6 @@ void TestPlainText::contextLineNamesTheDevice()
     QCOMPARE(hcas.size(), std::size_t(2));
     QCOMPARE(QString::fromStdString(hcas[0]), QStringLiteral("mlx4_0"));
     QCOMPARE(QString::fromStdString(hcas[1]), QStringLiteral("port not named"));
-}
-
-void TestPlainText::kubeletEventRowNamesItsNode()
-{
-    // Before Kubernetes 1.20 an event row's From column reads `kubelet, <node>`; a sentence naming kubelet does not.
-    const auto outcome = tests::analyzeOneFile(
-        "kubectl-describe-pod.txt",
-        "  Warning  FailedCreatePodSandBox  2m  kubelet, kube-2  Failed to create pod sandbox: rpc "
-        "error: code = Unknown desc = failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n"
-        "we restarted kubelet, then: failed to find plugin \"macvlan\" in path [/opt/cni/bin]\n");
-    QVERIFY2(outcome.result, outcome.error.c_str());
-    std::vector<std::string> nodes;
-    for (const auto& o : outcome.result->observations)
-        nodes.push_back(o.node);
-    QCOMPARE(nodes.size(), std::size_t(2));
-    QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("kube-2"));
-    QCOMPARE(QString::fromStdString(nodes[1]), QString());
 }
 
 void TestPlainText::pastedTextAfterKernelLinesIsItsOwnRecord()
