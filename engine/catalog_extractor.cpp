@@ -76,6 +76,17 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
             return false;
         }
     }
+    // A capture named like a value every summary gets from the engine ({count} occurrences, {name} the symptom, ...)
+    // would be silently replaced by the engine's value in summaries and reasons.
+    for (const auto& group : groups) {
+        const std::string base = group.first.substr(0, group.first.find("__"));
+        if (base == "count" || base == "name" || base == "id" || base == "domain" || base == "time") {
+            error(rule.id, line,
+                  "named group '" + group.first + "': {" + base +
+                      "} is the engine's own template value; rename the capture; rule left out");
+            return false;
+        }
+    }
     for (const auto& [capture, words] : rule.map) {
         if (named(capture))
             continue;

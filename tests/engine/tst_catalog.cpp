@@ -155,6 +155,26 @@ private Q_SLOTS:
         QVERIFY(!bad);
     }
 
+    void capturesNamedLikeEngineValuesAreRejected()
+    {
+        // {count} in a summary is the engine's occurrence count: a capture of that name would be silently hidden.
+        const auto cat = catalogWithExtractors("reserved.json", R"json([
+  {"id": "shadowed_count", "sources": ["app"], "pattern": "(?P<count>\\d+) errors", "cases": [{"line": "3 errors"}]},
+  {"id": "shadowed_name", "sources": ["app"], "pattern": "host (?P<name__b>\\w+) down", "cases": [{"line": "host a down"}]},
+  {"id": "fine", "sources": ["app"], "pattern": "(?P<amount>\\d+) errors", "cases": [{"line": "3 errors"}]}
+]
+)json");
+        const auto* count = findDiagnostic(*cat, "shadowed_count");
+        QVERIFY(count);
+        QVERIFY2(count->message.find("named group 'count'") != std::string::npos, count->message.c_str());
+        const auto* name = findDiagnostic(*cat, "shadowed_name");
+        QVERIFY(name);
+        QVERIFY2(name->message.find("{name} is the engine's own template value") != std::string::npos,
+                 name->message.c_str());
+        QVERIFY(!findDiagnostic(*cat, "fine"));
+        QCOMPARE(cat->extractors().size(), std::size_t(1));
+    }
+
     void numericConditionsOnCaptures()
     {
         const auto cat = catalogWithExtractors("numbers.json", R"json([
