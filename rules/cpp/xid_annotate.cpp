@@ -178,7 +178,23 @@ struct GpuFaults {
     std::vector<Event*> events;
     std::set<std::string> pids;
     int occurrences = 0;
+    bool sameAddress = false;  ///< every fault names one faulting address (a deterministic, software fault)
 };
+
+/// True when the MMU faults of a GPU name their address and all name the same one. Separate processes (with their
+/// own address-space layout) faulting at one virtual address is a program or driver doing the same wrong access
+/// every run, not a GPU failing: a failing GPU or a corrupted mapping faults at varying addresses.
+bool sameFaultAddress(const std::vector<Event*>& events)
+{
+    std::string first;
+    for (const Event* e : events) {
+        const std::string addr = eventAttr(*e, "fault_addr");
+        if (addr.empty() || (!first.empty() && addr != first))
+            return false;
+        first = addr;
+    }
+    return events.size() >= 2;
+}
 
 int countOccurrences(const std::vector<Event*>& events, TimeNs gap)
 {
@@ -215,11 +231,15 @@ void recordClassification(const GpuFaults& g, bool hardware, std::size_t gpus, T
     step.details = {{"pids", eventAttr(first, "pids")},
                     {"occurrences", std::to_string(g.occurrences)},
                     {"gpus_with_fault", std::to_string(gpus)},
-                    {"class", hardware ? "hardware" : "application"}};
+                    {"class", hardware ? "hardware" : "application"},
+                    {"same_address", g.sameAddress ? "yes" : "no"}};
     step.summary = "Xid " + eventAttr(first, "xid") + " on " + first.node + " PCI " + eventAttr(first, "pci") + ": " +
         std::to_string(g.pids.size()) + " process(es), " + std::to_string(g.occurrences) + " occurrence(s), " +
         std::to_string(gpus) + " GPU(s) faulting -> " +
-        (hardware ? "the GPU repeats it alone: hardware" : "application fault");
+        (hardware ? "the GPU repeats it alone: hardware"
+             : g.sameAddress
+             ? "every fault at one address " + eventAttr(first, "fault_addr") + ": a deterministic (software) fault"
+             : "application fault");
     for (const Event* e : g.events)
         step.events.push_back(e->id);
     trace.record(std::move(step));
@@ -245,8 +265,9 @@ void classifyAppFaults(std::vector<Event>& events, const json& config, TraceSink
             if (knownPid(eventAttr(*e, "pid")) && g.pids.insert(eventAttr(*e, "pid")).second)
                 pids += (pids.empty() ? "" : ",") + eventAttr(*e, "pid");
         g.occurrences = countOccurrences(g.events, gap);
-        const bool repeated = g.pids.size() >= 2 || g.occurrences >= 2;
-        const bool hardware = repeated && byGpu.size() - 1 <= maxOthers;
+        g.sameAddress = sameFaultAddress(g.events);
+        const bool repeated = g.occurrences >= 2;
+        const bool hardware = repeated && !g.sameAddress && byGpu.size() - 1 <= maxOthers;
         const Event& first = *g.events.front();
         const std::string oldId = symptomIdFor(appSymptom, first.node, first.gpu);
         for (Event* e : g.events) {
