@@ -266,8 +266,8 @@ void classifyAppFaults(std::vector<Event>& events, const json& config, TraceSink
                 pids += (pids.empty() ? "" : ",") + eventAttr(*e, "pid");
         g.occurrences = countOccurrences(g.events, gap);
         g.sameAddress = sameFaultAddress(g.events);
-        const bool repeated = g.occurrences >= 2;
-        const bool hardware = repeated && !g.sameAddress && byGpu.size() - 1 <= maxOthers;
+        // Hardware only when the GPU repeats it in separate attempts, at varying addresses, and alone.
+        const bool hardware = g.occurrences >= 2 && !g.sameAddress && byGpu.size() - 1 <= maxOthers;
         const Event& first = *g.events.front();
         const std::string oldId = symptomIdFor(appSymptom, first.node, first.gpu);
         for (Event* e : g.events) {
