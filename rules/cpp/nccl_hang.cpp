@@ -72,7 +72,27 @@ struct Group {
     std::map<int, const Event*> ranks;            // rank -> its (first) timeout event
     std::map<std::string, std::vector<int>> ops;  // "ALLREDUCE numel 26214400" -> ranks
     const Event* first = nullptr;
+    std::set<long> sizes;  // member counts its timeouts' element counts give (all-gather, reduce-scatter)
+    long size = 0;         // the members by those counts when they agree; 0 unknown
 };
+
+/// The group size an all-gather or reduce-scatter implies: each member contributes NumelIn and receives
+/// NumelOut = NumelIn x size (all-gather), or the reverse (reduce-scatter). -1 when the line has no counts
+/// (another form of the timeout), 0 when its counts do not give a size.
+long sizeFromCounts(const Event& e)
+{
+    const std::string op = eventAttr(e, "op");
+    const long in = toLong(eventAttr(e, "numel_in"), 0);
+    const long out = toLong(eventAttr(e, "numel_out"), 0);
+    if (in <= 0 || out <= 0)
+        return -1;
+    const auto ratio = [](long big, long small) { return big % small == 0 && big / small >= 2 ? big / small : 0; };
+    if (op.find("ALLGATHER") != std::string::npos)
+        return ratio(out, in);
+    if (op.find("REDUCE_SCATTER") != std::string::npos)
+        return ratio(in, out);
+    return 0;
+}
 
 /// What the evidence says about every rank: where it ran, what it logged, how far it got.
 struct RankFacts {
@@ -99,6 +119,7 @@ public:
         , m_minAgree(c.value("min_agree_fraction", 0.5))
         , m_maxCulprits(c.value("max_culprit_fraction", 0.5))
         , m_margin(static_cast<TimeNs>(c.value("origin_margin_s", 120.0) * 1e9))
+        , m_oneOutputMax(c.value("max_one_output_members", 0L))
     {
     }
 
@@ -116,7 +137,8 @@ private:
     std::map<Key, Group> groupTimeouts(const std::vector<Event>& events) const;
     RankFacts collectFacts(const std::vector<Event>& events, const ExecutionContext& context,
                            const std::map<Key, Group>& groups) const;
-    std::set<int> expectedRanks(const RankFacts& facts, const std::string& pg, RankFacts& view) const;
+    std::set<int> expectedRanks(const RankFacts& facts, const Group& g, RankFacts& view) const;
+    bool oneOutput(const Group& g, const RankFacts& facts, const ExecutionContext& context) const;
     std::string whyCulprit(int rank, const Group& g, const RankFacts& facts) const;
     void emitMismatch(const Group& g, const RankFacts& facts, std::vector<Event>& out, TraceSink& trace) const;
     void emitCulprits(const Group& g, const std::map<int, std::string>& culprits, const RankFacts& facts,
@@ -131,6 +153,7 @@ private:
     int m_minRanks;
     double m_minAgree, m_maxCulprits;
     TimeNs m_margin;
+    long m_oneOutputMax;  // the largest collective one node's launcher output holds all members of (0: none)
 };
 
 std::map<Key, Group> NcclHangCulprit::groupTimeouts(const std::vector<Event>& events) const
@@ -157,6 +180,8 @@ std::map<Key, Group> NcclHangCulprit::groupTimeouts(const std::vector<Event>& ev
             pg = *pgsAtSeq[seq].begin();
         Group& g = groups[{pg.empty() ? "?" : pg, seq}];
         g.key = {pg.empty() ? "?" : pg, seq};
+        if (const long size = sizeFromCounts(e); size >= 0)
+            g.sizes.insert(size);
         if (!g.ranks.emplace(e.rank, &e).second)
             continue;
         const std::string numel = eventAttr(e, "numel_in");
@@ -164,6 +189,8 @@ std::map<Key, Group> NcclHangCulprit::groupTimeouts(const std::vector<Event>& ev
         if (earlier(e, g.first))
             g.first = &e;
     }
+    for (auto& [key, g] : groups)
+        g.size = g.sizes.size() == 1 ? *g.sizes.begin() : 0;  // only when every line with counts agrees
     return groups;
 }
 
@@ -200,8 +227,9 @@ RankFacts NcclHangCulprit::collectFacts(const std::vector<Event>& events, const 
     return f;
 }
 
-std::set<int> NcclHangCulprit::expectedRanks(const RankFacts& facts, const std::string& pg, RankFacts& view) const
+std::set<int> NcclHangCulprit::expectedRanks(const RankFacts& facts, const Group& g, RankFacts& view) const
 {
+    const std::string& pg = g.key.first;
     view = facts;
     std::set<int> expected;
     if (pg != "0" && pg != "?") {
@@ -217,9 +245,24 @@ std::set<int> NcclHangCulprit::expectedRanks(const RankFacts& facts, const std::
         return expected;
     }
     expected = facts.seen;
-    for (long r = 0; r < facts.world && r < 1'000'000; ++r)
+    // The default group's all-gather or reduce-scatter counts its members when no communicator line does.
+    const long world = facts.world > 0 ? facts.world : (pg == "0" ? g.size : 0);
+    for (long r = 0; r < world && r < 1'000'000; ++r)
         expected.insert(static_cast<int>(r));
     return expected;
+}
+
+/// Whether the timeouts are one output that would hold every member's lines: the collective's own counts give
+/// its size, no larger than one node's launcher output holds (config `max_one_output_members`), no communicator
+/// line or rank map says where the other ranks ran, and every timeout came from one node or from none (a pasted
+/// excerpt, one launcher's interleaved `[rankN]:` stream). A member with no line of its own in such an output
+/// never reported the timeout; across per-node logs, or in a larger job's excerpt, it may only be uncollected.
+bool NcclHangCulprit::oneOutput(const Group& g, const RankFacts& facts, const ExecutionContext& context) const
+{
+    if (g.size <= 0 || g.size > m_oneOutputMax || g.key.first != "0" || facts.world > 0 || !context.rankMap.empty())
+        return false;
+    const Name& node = g.ranks.begin()->second->node;
+    return std::all_of(g.ranks.begin(), g.ranks.end(), [&](const auto& r) { return r.second->node == node; });
 }
 
 std::string NcclHangCulprit::whyCulprit(int rank, const Group& g, const RankFacts& facts) const
@@ -378,7 +421,7 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
             g = &group;
     const RankFacts all = collectFacts(events, context, groups);
     RankFacts facts;
-    const std::set<int> expected = expectedRanks(all, g->key.first, facts);
+    const std::set<int> expected = expectedRanks(all, *g, facts);
     TraceStep look;
     look.phase = TracePhase::Early;
     look.rule = id();
@@ -398,12 +441,18 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
         emitMismatch(*g, facts, added, trace);
     std::map<int, std::string> culprits;
     std::vector<int> unseen;
+    const bool single = oneOutput(*g, facts, context);
     for (int r : expected) {
         if (g->ranks.count(r))
             continue;
         if (facts.seen.count(r))
             culprits[r] = whyCulprit(r, *g, facts);
-        else
+        else if (single) {
+            culprits[r] = "no line of its own in the output that holds the other " + std::to_string(g->ranks.size()) +
+                " members' timeouts (the collective's counts give " + std::to_string(g->size) + " members)";
+            if (const Name& node = g->ranks.begin()->second->node; !node.empty())
+                facts.node.emplace(r, node.str());  // one node's output: its members ran there
+        } else
             unseen.push_back(r);
     }
     const double share = static_cast<double>(culprits.size()) / static_cast<double>(expected.size());
