@@ -104,10 +104,27 @@ bool isExceptionName(std::string_view word)
 bool stripPdshHost(std::string_view& s, std::string_view& host)
 {
     // Kernel device names that start dmesg lines the same way (`ata1: SATA link up`, `eth0: ...`, `CPU3: Core
-    // temperature ...`) and rank tags of training scripts: the letters before the first digit.
-    static constexpr std::array<std::string_view, 24> notHosts = {
-        "ata", "eth", "ib",   "bond", "nvme", "sd",  "md",  "scsi", "usb", "mlx",  "hub",  "em",
-        "en",  "br",  "veth", "loop", "dm",   "tty", "cpu", "CPU",  "GPU", "rank", "Rank", "nvidia"};
+    // temperature ...`, `nvidia-nvswitch1: SXid ...`, `rxe0: Port: 1 Link DOWN`, `ens5: The number of lost tx
+    // completions ...`, Solaris' `hermon0:` / `mcxnex0:` HCAs), lm-sensors' `temp1:` / `fan1:` readings, Ceph's `mds0:`
+    // daemon, and rank tags of training scripts: the letters before the first digit.
+    static constexpr std::array<std::string_view, 36> notHosts = {"ata",    "eth",
+                                                                  "ib",     "bond",
+                                                                  "nvme",   "sd",
+                                                                  "md",     "scsi",
+                                                                  "usb",    "mlx",
+                                                                  "hub",    "em",
+                                                                  "en",     "br",
+                                                                  "veth",   "loop",
+                                                                  "dm",     "tty",
+                                                                  "cpu",    "CPU",
+                                                                  "GPU",    "rank",
+                                                                  "Rank",   "nvidia",
+                                                                  "ens",    "enp",
+                                                                  "eno",    "ibp",
+                                                                  "rxe",    "rocep",
+                                                                  "mds",    "hermon",
+                                                                  "mcxnex", "nvidia-nvswitch",
+                                                                  "temp",   "fan"};
     const std::size_t colon = s.find(':');
     if (colon == std::string_view::npos || colon == 0 || colon > 63 || startsWith(s, "slurmstepd"))
         return false;  // `slurmstepd-<host>: ` is Slurm's own prefix
@@ -118,10 +135,10 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
         return false;
     // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
-    // open file`, `e2fsck: ...`, gcc's `cc1: some warnings being treated as errors`), and elapsed times (`1.017s:
-    // job.exception ...`, flux's event log): no hosts.
-    static constexpr std::array<std::string_view, 11> programs = {
-        "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2"};
+    // open file`, `s3fs: could not determine ...`, `e2fsck: ...`, gcc's `cc1: some warnings being treated as errors`),
+    // and elapsed times (`1.017s: job.exception ...`, flux's event log): no hosts.
+    static constexpr std::array<std::string_view, 12> programs = {
+        "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
         isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name))
         return false;

@@ -287,6 +287,18 @@ void TestPlainText::nodeNamedByLine()
          {"node02: Dec  1 10:00:00 gpu-n16 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
           "node02", "NVRM: x"},
          {"ata1: SATA link up 6.0 Gbps", NoTime, TimeSource::None, "", "ata1: SATA link up 6.0 Gbps"},
+         // device and daemon names that start kernel and Ceph lines (catalog cases `attrib rules test` reads as
+         // analyze does): no pdsh hosts
+         {"nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 10001, Fatal, Unexpected PRI error", NoTime, TimeSource::None, "",
+          "nvidia-nvswitch1: SXid (PCI:0000:06:00.0): 10001, Fatal, Unexpected PRI error"},
+         {"rxe0: Port: 1 Link DOWN", NoTime, TimeSource::None, "", "rxe0: Port: 1 Link DOWN"},
+         {"hermon0: CQE transport retry counter exceeded", NoTime, TimeSource::None, "",
+          "hermon0: CQE transport retry counter exceeded"},
+         {"mds0: Behind on trimming (73/30)", NoTime, TimeSource::None, "", "mds0: Behind on trimming (73/30)"},
+         {"temp1:        +98.0 C  (crit = +97.0 C)", NoTime, TimeSource::None, "",
+          "temp1:        +98.0 C  (crit = +97.0 C)"},
+         {"s3fs: could not determine how to establish security credentials", NoTime, TimeSource::None, "",
+          "s3fs: could not determine how to establish security credentials"},
          // programs whose names hold a digit, and flux's elapsed times: no pdsh hosts
          {"enroot-aufs2ovlfs: failed to set capabilities: Operation not permitted", NoTime, TimeSource::None, "",
           "enroot-aufs2ovlfs: failed to set capabilities: Operation not permitted"},
