@@ -116,7 +116,8 @@ void TestPrefixedContinuations::mpiMessageJoinedAsUnprefixed()
     // The record spans both lines.
     const std::string text = prefixed("[1,7]<stderr>:", Streaming405);
     QCOMPARE(mpi.records[0].length, std::uint64_t(text.size() - 1));
-    // Another rank's line between the two pieces neither joins nor splits them.
+    // Another rank's line between the two pieces neither joins nor splits them (the posted lines, given to a second
+    // rank: the thread shows one rank's).
     const std::string interleaved = "[1,7]<stderr>:" + Streaming405[0] + "\n[1,3]<stderr>:" + Streaming405[0] +
         "\n[1,7]<stderr>:" + Streaming405[1] + "\n[1,3]<stderr>:" + Streaming405[1] + "\n";
     const auto both = tests::readAll(interleaved, "mpirun.log");
@@ -147,8 +148,8 @@ void TestPrefixedContinuations::rankPrefixedExceptionMessage()
 
 void TestPrefixedContinuations::launcherPrefixesKeepTheirStreams()
 {
-    // torchrun's `[default0]:` (local rank, no global rank) and `[default1]:` interleaved: before streams were told
-    // apart both were rank -1 and one traceback took the other's lines.
+    // torchrun's `[default0]:` (local rank, no global rank) and `[default1]:` interleaved (the posted lines, under two
+    // local ranks): before streams were told apart both were rank -1 and one traceback took the other's lines.
     std::string text;
     for (std::size_t i = 0; i < OpenR1Issue7.size(); ++i) {
         text += "[default0]:" + OpenR1Issue7[i] + "\n";
