@@ -199,9 +199,9 @@ bool Collector::onRecord(Record& r, FileState& fs)
 }
 
 /// The record's matches into the shard: a traceback's innermost lines first (as the lines before it, so they can
-/// be context for its exception line), then its text, then the further lines of the exception's message (joined
-/// into the text too). A rule that matched twice keeps its last match: the exception line's over a frame's, a
-/// message line's own (with the fields it names) over the joined text's.
+/// be context for its exception line), then its text; a rule that matched both keeps its last match (the exception
+/// line's). Then the further lines of the exception's message (joined into the text too), each matched as the
+/// record it was before it was joined: its matches are all kept, with the fields that line names.
 bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
 {
     FileShard& shard = *fs.shard;
@@ -213,9 +213,7 @@ bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
     }
     fs.context.line = fs.records;
     any = m_extractors.match(kind, r.text, shard.matches, &fs.context) || any;
-    for (const std::string& further : r.messageLines)
-        any = m_extractors.match(kind, further, shard.matches, &fs.context) || any;
-    if (any && (!r.innerLines.empty() || !r.messageLines.empty())) {
+    if (any && !r.innerLines.empty()) {
         auto& matches = shard.matches;
         for (std::size_t i = 0; i < matches.size();) {
             const auto later = std::find_if(matches.begin() + static_cast<std::ptrdiff_t>(i) + 1, matches.end(),
@@ -226,6 +224,8 @@ bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
                 ++i;
         }
     }
+    for (const std::string& further : r.messageLines)
+        any = m_extractors.match(kind, further, shard.matches, &fs.context) || any;
     return any;
 }
 

@@ -33,7 +33,7 @@ struct Record {
     /// them too, as lines before `text` (`File ".../synchronize.py", line 57`, `self._semlock = ...SemLock(`).
     std::vector<std::string> innerLines;
     /// The further lines of an exception's message, joined into `text` and matched on their own too, as the lines
-    /// after it (a rule that matched both keeps the line's own match, with the fields that line names).
+    /// after it (each keeps the matches it had as a record of its own).
     std::vector<std::string> messageLines;
     bool truncated = false;  ///< the line was longer than the cap; `fullLength` is its real size
     std::uint64_t fullLength = 0;
