@@ -199,8 +199,9 @@ bool Collector::onRecord(Record& r, FileState& fs)
 }
 
 /// The record's matches into the shard: a traceback's innermost lines first (as the lines before it, so they can
-/// be context for its exception line), then its text. A rule that matched twice keeps its last match (the
-/// exception line's when it matched that too).
+/// be context for its exception line), then its text; a rule that matched both keeps its last match (the exception
+/// line's). Then the further lines of the exception's message (joined into the text too), each matched as the
+/// record it was before it was joined: its matches are all kept, with the fields that line names.
 bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
 {
     FileShard& shard = *fs.shard;
@@ -223,6 +224,8 @@ bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
                 ++i;
         }
     }
+    for (const std::string& further : r.messageLines)
+        any = m_extractors.match(kind, further, shard.matches, &fs.context) || any;
     return any;
 }
 

@@ -75,14 +75,26 @@ bool stripRank(std::string_view& s, int& rank)
     return true;
 }
 
-/// Open MPI `--tag-output`: `[jobid,rank]<stdout>:`, `<stderr>`, `<stddiag>`.
+/// Open MPI `--tag-output`: `[jobid,rank]<stdout>:`, `<stderr>`, `<stddiag>`; the SageMaker training toolkit
+/// rewrites it to `[jobid,mpirank:rank,host]<stderr>:` (sagemaker-training-toolkit, process.watch).
 bool stripMpi(std::string_view& s, int& rank)
 {
     std::size_t pos = 1;
     int job = 0;
     int value = 0;
-    if (!charAt(s, 0, '[') || !readInt(s, pos, job) || !charAt(s, pos++, ',') || !readInt(s, pos, value) ||
-        !charAt(s, pos++, ']'))
+    if (!charAt(s, 0, '[') || !readInt(s, pos, job) || !charAt(s, pos++, ','))
+        return false;
+    const bool sagemaker = startsWith(s.substr(pos), "mpirank:");
+    pos += sagemaker ? 8 : 0;
+    if (!readInt(s, pos, value))
+        return false;
+    if (sagemaker && charAt(s, pos, ',')) {
+        const std::size_t close = s.find(']', pos);
+        if (close == std::string_view::npos || close > pos + 254 || !isHostName(s.substr(pos + 1, close - pos - 1)))
+            return false;
+        pos = close;
+    }
+    if (!charAt(s, pos++, ']'))
         return false;
     static constexpr std::array<std::string_view, 3> streams = {"<stdout>:", "<stderr>:", "<stddiag>:"};
     for (const auto stream : streams) {
@@ -145,7 +157,8 @@ bool stripStreamTag(std::string_view& s)
     return false;
 }
 
-/// `kubectl logs --prefix`: `[pod/name/container] `.
+/// `kubectl logs --prefix`: `[pod/name/container] ` (the line's own indentation after it is kept: a traceback's
+/// frames).
 bool stripPod(std::string_view& s)
 {
     if (!startsWith(s, "[pod/"))
@@ -153,7 +166,7 @@ bool stripPod(std::string_view& s)
     const std::size_t close = s.find("] ");
     if (close == std::string_view::npos || close > 300 || s.substr(0, close).find(' ') != std::string_view::npos)
         return false;
-    s = skipSpaces(s.substr(close + 2));
+    s.remove_prefix(close + 2);
     return true;
 }
 
@@ -453,13 +466,66 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source)
     }
 }
 
+std::size_t rayPrefixLength(std::string_view s)
+{
+    // Ray's log monitor: `(pid=123) `, `(RayTrainWorker pid=123) `, `(TrainTrainable pid=123, ip=10.0.0.1) `.
+    if (!charAt(s, 0, '('))
+        return 0;
+    std::size_t pos = s.find("pid=", 1);
+    if (pos == std::string_view::npos || pos > 130 || (pos > 1 && s[pos - 1] != ' '))
+        return 0;
+    for (std::size_t i = 1; i + 1 < pos; ++i)
+        if (s[i] == ' ' || s[i] == '(' || s[i] == ')')
+            return 0;
+    pos += 4;
+    int pid = 0;
+    if (!readInt(s, pos, pid))
+        return 0;
+    if (startsWith(s.substr(pos), ", ip=")) {
+        pos += 5;
+        const std::size_t start = pos;
+        while (pos < s.size() && pos - start < 64 &&
+               (std::isxdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ':'))
+            ++pos;
+        if (pos == start)
+            return 0;
+    }
+    if (!charAt(s, pos++, ')'))
+        return 0;
+    return charAt(s, pos, ' ') ? pos + 1 : pos == s.size() ? pos : 0;
+}
+
+namespace {
+
+/// FNV-1a over a launcher prefix (blanks around it dropped: srun pads its labels), folded into `hash`.
+void hashPrefix(std::uint64_t& hash, std::string_view prefix)
+{
+    const std::size_t first = prefix.find_first_not_of(' ');
+    const std::size_t last = prefix.find_last_not_of(' ');
+    if (first == std::string_view::npos)
+        return;
+    if (hash == 0)
+        hash = 14695981039346656037ull;
+    for (const char c : prefix.substr(first, last - first + 1))
+        hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    hash = (hash ^ 0xffu) * 1099511628211ull;  // a separator, so that two prefixes never read as one
+}
+
+constexpr unsigned LauncherMarks = MarkRank | MarkMpi | MarkLabel | MarkRole | MarkPod | MarkHost | MarkPdsh;
+
+}  // namespace
+
 unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out)
 {
     unsigned marks = 0;
     std::string_view s = line;
+    std::uint64_t stream = 0;
     for (int round = 0; round < 16; ++round) {
         // Stamps first: a collector stamp `2026-04-22T21:34:20 [3]` must not pass for an NCCL `host:pid:tid [dev]`.
+        const std::string_view before = s;
         const unsigned mark = stripOnce(s, marks, years, out);
+        if ((mark & LauncherMarks) != 0)
+            hashPrefix(stream, before.substr(0, before.size() - s.size()));
         if (mark == 0) {
             const std::string_view pdsh = (marks & MarkPdsh) != 0 ? out.host : std::string_view();
             if (matchNcclPrefix(s, out.host, out.gpu))
@@ -472,11 +538,15 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         }
         marks |= mark;
     }
+    if (const std::size_t ray = rayPrefixLength(s); ray > 0)
+        hashPrefix(stream, s.substr(0, ray));  // kept in the text: rules read the node from its ip
     if (out.time == engine::NoTime)
         takeLoggerStamp(s, out);
     if (out.time == engine::NoTime)
         takeSelStamp(s, out);
     out.text = s;
+    out.stream = stream;
+    out.logHeader = (marks & (MarkGlog | MarkPyLog | MarkNccl)) != 0;
     return marks;
 }
 

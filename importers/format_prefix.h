@@ -57,8 +57,13 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu);
 /// device name (`ata1:`, `eth0:`) or rank tag; strips it and names the host.
 bool stripPdshHost(std::string_view& s, std::string_view& host);
 
+/// Length of a Ray worker's prefix at the start of `s`, `(RayTrainWorker pid=123, ip=10.0.0.1) ` with its one
+/// space (the actor name and the ip are optional); 0 when there is none. The prefix stays in the text rules read
+/// (they take the node from its ip); only the line's stream and the traceback joiner look past it.
+std::size_t rayPrefixLength(std::string_view s);
+
 /// Strips, repeatedly, launcher prefixes and stamps from an application line and sets rank, gpu,
-/// host, time and text in `out`. NCCL lines keep their whole `host:pid:tid [dev] ...` text.
+/// host, time, text, stream and logHeader in `out`. NCCL lines keep their whole `host:pid:tid [dev] ...` text.
 unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out);
 
 /// Words that only application logs carry (tracebacks, torch, NCCL, CUDA errors).

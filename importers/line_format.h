@@ -72,8 +72,14 @@ struct TimeHints {
 struct ParsedLine {
     TimeNs time = engine::NoTime;
     TimeSource timeSource = TimeSource::None;
-    std::string_view host;           ///< host named by the line itself (syslog host, NCCL prefix), may be empty
-    int rank = -1;                   ///< global rank from launcher prefixes ([rank3]:, [1,2]<stdout>:, "3: ")
+    std::string_view host;  ///< host named by the line itself (syslog host, NCCL prefix), may be empty
+    int rank = -1;          ///< global rank from launcher prefixes ([rank3]:, [1,2]<stdout>:, "3: ")
+    /// The launcher prefixes the line carried (`[1,2]<stderr>:`, `[default0]:`, `[rank3]:`, srun's `3: `, a pod,
+    /// a Ray worker's `(Name pid=N)`), as a hash: lines of one process' stream share it, other streams differ;
+    /// 0 when the line carried none. Stamps are not part of it.
+    std::uint64_t stream = 0;
+    /// The line began with a logger's own header (glog, Python logging, NCCL): a message of its own.
+    bool logHeader = false;
     int gpu = -1;                    ///< local CUDA device from the NCCL `[n]` field
     std::string_view text;           ///< message body with timestamp / launcher prefixes removed
     TimeNs uptime = engine::NoTime;  ///< seconds since boot the line carries (raw dmesg, forwarded printk stamp)

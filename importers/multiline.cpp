@@ -5,6 +5,7 @@
 #include "importers/format_prefix.h"
 
 #include <algorithm>
+#include <cctype>
 #include <utility>
 #include <vector>
 
@@ -87,6 +88,8 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
     r.host.assign(parsed.host.data(), parsed.host.size());
     r.rank = parsed.rank;
     r.gpu = parsed.gpu;
+    r.stream = parsed.stream;
+    r.logHeader = parsed.logHeader;
     r.text.assign(parsed.text.data(), parsed.text.size());  // reuses the buffer: no allocation per line
     r.truncated = raw.truncated;
     r.fullLength = raw.fullLength;
@@ -97,6 +100,8 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
         r.labels.clear();
     if (!r.innerLines.empty())
         r.innerLines.clear();
+    if (!r.messageLines.empty())
+        r.messageLines.clear();
 }
 
 Record recordOf(const RawLine& raw, const ParsedLine& parsed)
@@ -184,41 +189,144 @@ bool StampedJoiner::continues(const ParsedLine& parsed) const
     return parsed.indented || continuesNvrmSentence(m_pending.text, parsed.text);
 }
 
+namespace {
+
+/// The text of a line after a Ray worker's prefix (which stays in the record's text for the rules).
+std::string_view bodyOf(std::string_view text)
+{
+    return text.substr(rayPrefixLength(text));
+}
+
+/// `[A-Za-z_][\w.]*` at the start of `s`: its length, 0 when there is none.
+std::size_t dottedName(std::string_view s)
+{
+    std::size_t n = 0;
+    while (n < s.size() && (std::isalnum(static_cast<unsigned char>(s[n])) || s[n] == '_' || s[n] == '.'))
+        ++n;
+    return n > 0 && !std::isdigit(static_cast<unsigned char>(s[0])) && s[0] != '.' ? n : 0;
+}
+
+/// What Python prints after the frames: `Name: message` or `Name` alone (`KeyboardInterrupt`), the name dotted
+/// (`torch.distributed.DistBackendError`). Prose, a logger's line or a prompt is not.
+bool isExceptionLine(std::string_view body)
+{
+    std::size_t n = dottedName(body);
+    if (n > 0 && charAt(body, n, '(')) {  // Ray's `ray.exceptions.RayTaskError(RuntimeError): ray::...`
+        const std::size_t close = body.find(')', n);
+        n = close == std::string_view::npos || close > n + 200 ? 0 : close + 1;
+    }
+    return n > 0 && (n == trimRight(body).size() || body[n] == ':');
+}
+
+/// A logger's line without a stamp: Python's default `ERROR:torch.distributed...:failed`, vLLM's `INFO 12-24 ...`,
+/// or a tool's lower-case tag before its message (`wandb: `, `torch.distributed.elastic.multiprocessing.api: `).
+bool isLoggerLine(std::string_view s)
+{
+    static constexpr std::string_view levels[] = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"};
+    for (const auto level : levels)
+        if (startsWith(s, level) && (charAt(s, level.size(), ':') || charAt(s, level.size(), ' ')))
+            return true;
+    std::size_t n = 0;
+    while (n < s.size() &&
+           ((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_' || s[n] == '.' || s[n] == '-'))
+        ++n;
+    return n > 0 && s[0] >= 'a' && s[0] <= 'z' && charAt(s, n, ':') && charAt(s, n + 1, ' ');
+}
+
+/// A line of only `=`, `-` or `*` (torchrun's failure table, a banner): a block of its own begins.
+bool isRule(std::string_view s)
+{
+    return s.size() >= 8 && s.find_first_not_of(s[0]) == std::string_view::npos &&
+        (s[0] == '=' || s[0] == '-' || s[0] == '*');
+}
+
+/// A new exception of its own: `Name: ...` whose last component names an error class (`DistBackendError:`,
+/// `torch.distributed.elastic.multiprocessing.errors.ChildFailedError:`). NCCL's error names that c10d prints
+/// inside its message (`ncclSystemError: System call ...`) start in lower case and go on with the message.
+bool startsException(std::string_view body)
+{
+    const std::size_t n = dottedName(body);
+    if (n == 0 || !charAt(body, n, ':'))
+        return false;
+    const std::string_view name = body.substr(0, n);
+    const std::string_view last = name.substr(name.rfind('.') == std::string_view::npos ? 0 : name.rfind('.') + 1);
+    if (last.empty() || !std::isupper(static_cast<unsigned char>(last[0])))
+        return false;
+    return last.ends_with("Error") || last.ends_with("Exception") || last.ends_with("Interrupt") ||
+        last.ends_with("Exit") || last.ends_with("Warning");
+}
+
+bool endsWithColon(std::string_view s)
+{
+    s = trimRight(s);
+    return !s.empty() && s.back() == ':';
+}
+
+constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception's message joined at most
+
+}  // namespace
+
 bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
 {
     emit = true;
-    const std::string_view text = rec.text;
-    auto it = m_open.find(rec.rank);
-    if (startsWith(trimLeft(text), TracebackHead)) {
+    const std::string_view body = bodyOf(rec.text);
+    auto it = m_open.find(rec.stream);
+    if (startsWith(trimLeft(body), TracebackHead)) {
         if (it != m_open.end()) {
-            const bool ok = finish(it->second, nullptr, sink);
+            const bool ok = finish(it->second, sink);
             m_open.erase(it);
             if (!ok)
                 return false;
         }
         if (m_open.size() >= MaxOpenTracebacks)
             return true;
-        m_open.emplace(rec.rank, Open{rec, {}, {}, 1});
+        m_open.emplace(rec.stream, Open{rec, {}, {}, 1});
         emit = false;
         return true;
     }
-    if (it == m_open.end())
+    if (it == m_open.end()) {
+        if (m_open.size() >= MaxOpenTracebacks)
+            return true;
+        // An exception line outside a traceback whose message visibly goes on (`No such file or directory:` and
+        // the path on the next line): only the lines that finish a piece ending in `:` join it.
+        if (!rec.logHeader && endsWithColon(body) && startsException(body)) {
+            Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
+            tb.message = true;
+            tb.unfinishedOnly = true;
+            emit = false;
+            return true;
+        }
+        // An excerpt that starts inside a traceback: its first frame opens it (the record starts there).
+        if (body.empty() || (body[0] != ' ' && body[0] != '\t') || !startsWith(trimLeft(body), "File \""))
+            return true;
+        Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
+        addFrame(tb, trimLeft(body));
+        emit = false;
         return true;
+    }
     Open& tb = it->second;
-    emit = false;
-    if (text.empty() || text[0] == ' ' || text[0] == '\t') {
+    if (tb.message) {
+        if (continuesMessage(tb, rec, body)) {
+            emit = false;
+            const std::string_view piece = trimRight(body);
+            appendContinuation(tb.first.text, piece, false, m_options.maxLineBytes);
+            if (piece.size() <= MaxInnerLineBytes)
+                tb.first.messageLines.emplace_back(trimLeft(piece));
+            tb.first.length = rec.offset + rec.length - tb.first.offset;
+            tb.first.truncated = tb.first.truncated || rec.truncated;
+            ++tb.messageLines;
+            ++tb.lines;
+            ++m_stats.joined;
+            return true;
+        }
+        const bool ok = finish(tb, sink);
+        m_open.erase(it);
+        return ok && offer(rec, sink, emit);  // the line on its own (it may open the stream's next traceback)
+    }
+    if (body.empty() || body[0] == ' ' || body[0] == '\t') {
+        emit = false;
         if (tb.lines < m_options.maxJoinedLines) {
-            const std::string_view frame = trimLeft(text);
-            if (startsWith(frame, "File \"")) {
-                tb.frames.emplace_back(trimRight(frame));
-                if (tb.frames.size() > KeptFrames)
-                    tb.frames.erase(tb.frames.begin());
-            }
-            if (!frame.empty() && frame.size() <= MaxInnerLineBytes) {
-                tb.inner.emplace_back(trimRight(frame));
-                if (tb.inner.size() > KeptInnerLines)
-                    tb.inner.erase(tb.inner.begin());
-            }
+            addFrame(tb, trimLeft(body));
             tb.first.length = rec.offset + rec.length - tb.first.offset;
             tb.first.truncated = tb.first.truncated || rec.truncated;
             ++tb.lines;
@@ -226,31 +334,87 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
         }
         return true;
     }
-    const bool ok = finish(tb, &rec, sink);
+    if (!rec.logHeader && isExceptionLine(body)) {
+        emit = false;
+        takeException(tb, rec);
+        return true;
+    }
+    // The frames end without an exception line (a paste that stops at the last frame, output of another kind):
+    // the traceback is emitted as its `Traceback` line, and this line is looked at on its own.
+    const bool ok = finish(tb, sink);
     m_open.erase(it);
-    return ok;
+    return ok && offer(rec, sink, emit);
 }
 
-bool TracebackJoiner::finish(Open& tb, const Record* exception, const RecordSink& sink)
+void TracebackJoiner::addFrame(Open& tb, std::string_view frame)
 {
-    Record out = std::move(tb.first);
-    if (exception) {
-        out.text = exception->text;
-        out.length = exception->offset + exception->length - out.offset;
-        out.truncated = out.truncated || exception->truncated;
-        if (out.time == engine::NoTime) {
-            out.time = exception->time;
-            out.timeSource = exception->timeSource;
-        }
-        ++m_stats.joined;
+    if (startsWith(frame, "File \"")) {
+        tb.frames.emplace_back(trimRight(frame));
+        if (tb.frames.size() > KeptFrames)
+            tb.frames.erase(tb.frames.begin());
     }
+    if (!frame.empty() && frame.size() <= MaxInnerLineBytes) {
+        tb.inner.emplace_back(trimRight(frame));
+        if (tb.inner.size() > KeptInnerLines)
+            tb.inner.erase(tb.inner.begin());
+    }
+}
+
+void TracebackJoiner::takeException(Open& tb, const Record& exception)
+{
+    Record& out = tb.first;
+    out.text = exception.text;
+    out.length = exception.offset + exception.length - out.offset;
+    out.truncated = out.truncated || exception.truncated;
+    if (out.time == engine::NoTime) {
+        out.time = exception.time;
+        out.timeSource = exception.timeSource;
+    }
+    ++m_stats.joined;
+    labelFrames(tb);
+    tb.message = true;
+    ++tb.lines;
+}
+
+void TracebackJoiner::labelFrames(Open& tb)
+{
     if (!tb.frames.empty()) {
         std::string frames;
         for (auto f = tb.frames.rbegin(); f != tb.frames.rend(); ++f)
             frames += (frames.empty() ? "" : " <- ") + *f;
-        out.labels["traceback"] = frames;  // context for people; extractors see the exception line unchanged
+        tb.first.labels["traceback"] = frames;  // context for people; extractors see the exception line unchanged
     }
-    out.innerLines = std::move(tb.inner);
+    tb.first.innerLines = std::move(tb.inner);
+}
+
+bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::string_view body) const
+{
+    // The exception's message goes on over further lines of the same stream (the stream is the map's key): c10d's
+    // `ncclSystemError: ...`, `Last error:` and its cause, a path the message printed on the next line, Ray's
+    // indented actor fields. It ends at a blank line, a line with a header of its own (a logger, NCCL, Slurm),
+    // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), a `====` rule, a chained
+    // traceback's words or the C++ backtrace c10 appends.
+    if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
+        rec.kind != tb.first.kind)
+        return false;
+    if (tb.unfinishedOnly && !endsWithColon(tb.first.text))
+        return false;
+    // Python writes the message at once: a line stamped more than a second apart is other output.
+    if (rec.time != engine::NoTime && tb.first.time != engine::NoTime &&
+        (rec.time - tb.first.time > engine::NsPerSec || tb.first.time - rec.time > engine::NsPerSec))
+        return false;
+    const std::string_view piece = trimLeft(trimRight(body));
+    const bool indented = !body.empty() && (body[0] == ' ' || body[0] == '\t');
+    return !piece.empty() && !isRule(piece) && !startsException(piece) && !isSlurmLine(piece) &&
+        (indented || !isLoggerLine(piece)) && !startsWith(piece, "During handling of the above exception") &&
+        !startsWith(piece, "The above exception was the direct cause") && !startsWith(piece, "Exception raised from ");
+}
+
+bool TracebackJoiner::finish(Open& tb, const RecordSink& sink)
+{
+    if (!tb.message)
+        labelFrames(tb);
+    Record out = std::move(tb.first);
     m_stats.stamped += out.time != engine::NoTime ? 1 : 0;
     return sink(out);
 }
@@ -258,12 +422,12 @@ bool TracebackJoiner::finish(Open& tb, const Record* exception, const RecordSink
 bool TracebackJoiner::flushAll(const RecordSink& sink)
 {
     std::vector<Open*> open;
-    for (auto& [rank, tb] : m_open)
+    for (auto& [stream, tb] : m_open)
         open.push_back(&tb);
     std::sort(open.begin(), open.end(), [](const Open* a, const Open* b) { return a->first.line < b->first.line; });
     bool ok = true;
     for (Open* tb : open)
-        ok = ok && finish(*tb, nullptr, sink);
+        ok = ok && finish(*tb, sink);
     m_open.clear();
     return ok;
 }

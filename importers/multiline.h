@@ -4,6 +4,7 @@
 
 #include "importers/records.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -22,9 +23,16 @@ bool isWrapContinuation(std::string_view clean);
 /// previous text is an unfinished NVRM sentence and the next line goes on with lower case or a parenthesis.
 bool continuesNvrmSentence(std::string_view previous, std::string_view next);
 
-/// Collects Python tracebacks per rank. A traceback becomes one record whose text is the exception line (so
-/// every extractor written for that line still matches it), whose label "traceback" holds the two innermost
-/// `File "...", line N, in f` frames, and which spans from the `Traceback` line to the exception line.
+/// Collects Python tracebacks per launcher stream (rank, `[1,2]<stderr>`, `[default0]`, srun label, pod, Ray
+/// worker; lines without a prefix are one stream), so that interleaved ranks never mix. A traceback becomes one
+/// record whose text is the exception line (so every extractor written for that line still matches it), whose
+/// label "traceback" holds the two innermost `File "...", line N, in f` frames, and which spans from the
+/// `Traceback` line to the exception line and the further lines of its message: lines of the same stream after
+/// it that carry no header of their own and start no new exception (`ncclSystemError: ...`, `Last error:`, a
+/// path the message went on with), joined with one space. An excerpt that starts at a frame (`  File "...`) opens
+/// the traceback there; an exception line met outside a traceback is joined only with the line that finishes it
+/// when it ends in `:`. A traceback whose frames are followed by a line that
+/// is no exception line (a paste that stops at the last frame) is emitted as its `Traceback` line.
 class TracebackJoiner {
 public:
     TracebackJoiner(const ReaderOptions& options, ReaderStats& stats)
@@ -36,7 +44,7 @@ public:
     /// Looks at one logical line. Sets `emit` to false when the line was taken into a traceback; may first emit
     /// a finished traceback through `sink`. Returns false when the sink stopped.
     bool offer(Record& rec, const RecordSink& sink, bool& emit);
-    /// Emits tracebacks still open at the end of the file (without an exception line).
+    /// Emits tracebacks still open at the end of the file (without an exception line, or with their message).
     bool flushAll(const RecordSink& sink);
 
 private:
@@ -45,12 +53,19 @@ private:
         std::vector<std::string> frames;  ///< the last `File "..."` lines
         std::vector<std::string> inner;   ///< the last indented lines: frames and their source lines
         std::size_t lines = 1;
+        bool message = false;  ///< the exception line was read: `first` holds it, its message may go on
+        std::size_t messageLines = 0;
+        bool unfinishedOnly = false;  ///< an exception line without frames: joined only while it ends in `:`
     };
-    bool finish(Open& tb, const Record* exception, const RecordSink& sink);
+    void addFrame(Open& tb, std::string_view frame);
+    void takeException(Open& tb, const Record& exception);
+    void labelFrames(Open& tb);
+    bool continuesMessage(const Open& tb, const Record& rec, std::string_view body) const;
+    bool finish(Open& tb, const RecordSink& sink);
 
     const ReaderOptions& m_options;
     ReaderStats& m_stats;
-    std::map<int, Open> m_open;  ///< by rank (-1 = no rank prefix)
+    std::map<std::uint64_t, Open> m_open;  ///< by launcher stream (0 = no launcher prefix)
 };
 
 /// A record for one parsed physical line; fillRecord() reuses `r`'s buffers.

@@ -26,10 +26,15 @@ struct Record {
     std::string host;
     int rank = -1;
     int gpu = -1;
-    std::string text;  ///< what extractors match
+    std::uint64_t stream = 0;  ///< the launcher stream of its first line (ParsedLine::stream)
+    bool logHeader = false;    ///< its first line began with a logger's own header
+    std::string text;          ///< what extractors match
     /// A Python traceback's innermost lines (its last frames and their source lines, as printed): extractors match
     /// them too, as lines before `text` (`File ".../synchronize.py", line 57`, `self._semlock = ...SemLock(`).
     std::vector<std::string> innerLines;
+    /// The further lines of an exception's message, joined into `text` and matched on their own too, as the lines
+    /// after it (each keeps the matches it had as a record of its own).
+    std::vector<std::string> messageLines;
     bool truncated = false;  ///< the line was longer than the cap; `fullLength` is its real size
     std::uint64_t fullLength = 0;
     // Metric samples (text empty)

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Multi-line messages under launcher prefixes: a traceback and its exception's message are joined per launcher
+// stream (Open MPI `[1,2]<stderr>:`, torchrun `[rank3]:` / `[default0]:`, srun `-l` `3: `, Ray and vLLM worker
+// `(Name pid=N)`) exactly as unprefixed lines are, interleaved ranks apart; a joined text stays within its cap; a
+// traceback pasted without its exception line still gives an unknown verdict a lead at its `Traceback` line.
+// Every input is copied from a public log; the thread is named above each one.
+#include "importer_test_util.h"
+
+#include "importers/records.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <iterator>
+#include <string>
+#include <vector>
+
+using namespace attrib;
+using importers::Record;
+
+namespace {
+
+const Record* findText(const std::vector<Record>& records, const std::string& start)
+{
+    for (const auto& r : records)
+        if (r.text.rfind(start, 0) == 0)
+            return &r;
+    return nullptr;
+}
+
+const Record* findRank(const std::vector<Record>& records, int rank, const std::string& start)
+{
+    for (const auto& r : records)
+        if (r.rank == rank && r.text.rfind(start, 0) == 0)
+            return &r;
+    return nullptr;
+}
+
+bool hasInner(const Record& r, const std::string& line)
+{
+    return std::find(r.innerLines.begin(), r.innerLines.end(), line) != r.innerLines.end();
+}
+
+bool hasMessageLine(const Record& r, const std::string& line)
+{
+    return std::find(r.messageLines.begin(), r.messageLines.end(), line) != r.messageLines.end();
+}
+
+/// Each line of `lines` with `prefix` before it.
+std::string prefixed(const std::string& prefix, const std::vector<std::string>& lines)
+{
+    std::string out;
+    for (const auto& line : lines)
+        out += prefix + line + "\n";
+    return out;
+}
+
+// https://github.com/mosaicml/streaming/issues/405 (SageMaker's mpirun: the path on the next prefixed line)
+const std::vector<std::string> Streaming405 = {
+    "FileNotFoundError: [Errno 2] No such file or directory:",
+    "'opt/ml/mds-cache/index.json.tmp.tmp' ",
+};
+
+// https://github.com/EvolvingLMMs-Lab/open-r1-multimodal/issues/7 (the excerpt starts at a frame)
+const std::vector<std::string> OpenR1Issue7 = {
+    "  File \"/data/anaconda/envs/ENV_NAME/lib/python3.11/site-packages/torch/distributed/distributed_c10d.py\", "
+    "line 2726, in broadcast",
+    "    work = group.broadcast([tensor], opts)",
+    "           ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+    "torch.distributed.DistBackendError: NCCL error in: "
+    "/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:2588, "
+    "internal error - please report this issue to the NCCL developers, NCCL version 2.21.5",
+    "ncclInternalError: Internal check failed.",
+    "Last error:",
+    "Bootstrap : no socket interface found",
+};
+const std::string OpenR1Message =
+    "torch.distributed.DistBackendError: NCCL error in: "
+    "/pytorch/torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:2588, "
+    "internal error - please report this issue to the NCCL developers, NCCL version 2.21.5 ncclInternalError: Internal "
+    "check failed. Last error: Bootstrap : no socket interface found";
+
+}  // namespace
+
+class TestPrefixedContinuations : public QObject {
+    Q_OBJECT
+
+private slots:
+    void mpiMessageJoinedAsUnprefixed();
+    void rankPrefixedExceptionMessage();
+    void launcherPrefixesKeepTheirStreams();
+    void srunLabelsInterleaved();
+    void workerPrefixedTraceback();
+    void giantContinuationCapped();
+    void tracebackWithoutExceptionLineGivesLead();
+};
+
+void TestPrefixedContinuations::mpiMessageJoinedAsUnprefixed()
+{
+    const std::string joined = "FileNotFoundError: [Errno 2] No such file or directory: "
+                               "'opt/ml/mds-cache/index.json.tmp.tmp'";
+    // As posted: SageMaker's form of Open MPI's tag, `[jobid,mpirank:rank,host]<stream>:`.
+    const auto sagemaker = tests::readAll(prefixed("[1,mpirank:7,algo-1]<stderr>:", Streaming405), "mpirun.log");
+    QCOMPARE(sagemaker.records.size(), std::size_t(1));
+    QCOMPARE(sagemaker.records[0].text, joined);
+    QCOMPARE(sagemaker.records[0].rank, 7);
+    QCOMPARE(sagemaker.records[0].line, std::uint64_t(1));
+    // Open MPI's own `--tag-output` form and the same lines without any prefix give the same record.
+    const auto mpi = tests::readAll(prefixed("[1,7]<stderr>:", Streaming405), "mpirun.log");
+    QCOMPARE(mpi.records.size(), std::size_t(1));
+    QCOMPARE(mpi.records[0].text, joined);
+    QCOMPARE(mpi.records[0].rank, 7);
+    const auto bare = tests::readAll(prefixed("", Streaming405), "train.log");
+    QCOMPARE(bare.records.size(), std::size_t(1));
+    QCOMPARE(bare.records[0].text, joined);
+    // The record spans both lines.
+    const std::string text = prefixed("[1,7]<stderr>:", Streaming405);
+    QCOMPARE(mpi.records[0].length, std::uint64_t(text.size() - 1));
+    // Another rank's line between the two pieces neither joins nor splits them (the posted lines, given to a second
+    // rank: the thread shows one rank's).
+    const std::string interleaved = "[1,7]<stderr>:" + Streaming405[0] + "\n[1,3]<stderr>:" + Streaming405[0] +
+        "\n[1,7]<stderr>:" + Streaming405[1] + "\n[1,3]<stderr>:" + Streaming405[1] + "\n";
+    const auto both = tests::readAll(interleaved, "mpirun.log");
+    QCOMPARE(both.records.size(), std::size_t(2));
+    QVERIFY(findRank(both.records, 7, joined));
+    QVERIFY(findRank(both.records, 3, joined));
+    QCOMPARE(findRank(both.records, 3, joined)->line, std::uint64_t(2));
+}
+
+void TestPrefixedContinuations::rankPrefixedExceptionMessage()
+{
+    // c10d's DistBackendError goes on over three more lines: NCCL's error name, `Last error:` and its cause.
+    const auto ranked = tests::readAll(prefixed("[rank0]: ", OpenR1Issue7), "train.log");
+    QCOMPARE(ranked.records.size(), std::size_t(1));
+    const Record& r = ranked.records[0];
+    QCOMPARE(r.text, OpenR1Message);
+    QCOMPARE(r.rank, 0);
+    QCOMPARE(r.line, std::uint64_t(1));  // the excerpt's first frame
+    QVERIFY(r.labels.at("traceback").find("in broadcast") != std::string::npos);
+    // Each line of the message stays readable on its own (rules anchored on a line's start still match).
+    QVERIFY(hasMessageLine(r, "Bootstrap : no socket interface found"));
+    QVERIFY(hasInner(r, "work = group.broadcast([tensor], opts)"));
+    // Unprefixed, the same lines make the same record.
+    const auto bare = tests::readAll(prefixed("", OpenR1Issue7), "train.log");
+    QCOMPARE(bare.records.size(), std::size_t(1));
+    QCOMPARE(bare.records[0].text, OpenR1Message);
+}
+
+void TestPrefixedContinuations::launcherPrefixesKeepTheirStreams()
+{
+    // torchrun's `[default0]:` (local rank, no global rank) and `[default1]:` interleaved (the posted lines, under two
+    // local ranks): before streams were told apart both were rank -1 and one traceback took the other's lines.
+    std::string text;
+    for (std::size_t i = 0; i < OpenR1Issue7.size(); ++i) {
+        text += "[default0]:" + OpenR1Issue7[i] + "\n";
+        text += "[default1]:" + OpenR1Issue7[i] + "\n";
+    }
+    const auto r = tests::readAll(text, "torchrun.log");
+    QCOMPARE(r.records.size(), std::size_t(2));
+    QCOMPARE(r.records[0].text, OpenR1Message);
+    QCOMPARE(r.records[1].text, OpenR1Message);
+    QCOMPARE(r.records[0].line, std::uint64_t(1));
+    QCOMPARE(r.records[1].line, std::uint64_t(2));
+    // kubectl logs --prefix pods likewise.
+    std::string pods;
+    for (const auto& line : OpenR1Issue7)
+        pods += "[pod/trainer-0/pytorch] " + line + "\n[pod/trainer-1/pytorch] " + line + "\n";
+    const auto p = tests::readAll(pods, "pods.log");
+    QCOMPARE(p.records.size(), std::size_t(2));
+    QCOMPARE(p.records[1].text, OpenR1Message);
+    // A logger's own line in the same stream ends the message (torch's warning after the exception).
+    const auto warned = tests::readAll(
+        prefixed("[rank0]: ", OpenR1Issue7) +
+            // https://github.com/vllm-project/vllm/issues/31273
+            "[rank0]:[W1224 08:50:36.247935068 ProcessGroupNCCL.cpp:1524] Warning: WARNING: destroy_process_group() "
+            "was not called before program exit, which can leak resources. For more info, please see "
+            "https://pytorch.org/docs/stable/distributed.html#shutdown (function operator())\n",
+        "train.log");
+    QCOMPARE(warned.records.size(), std::size_t(2));
+    QCOMPARE(warned.records[0].text, OpenR1Message);
+}
+
+void TestPrefixedContinuations::srunLabelsInterleaved()
+{
+    // https://github.com/ecmwf/WeatherGenerator/issues/1104 (`srun -l`: two ranks' tracebacks line by line)
+    const std::string text =
+        "1:   File \"/p/scratch/weatherai/slurm/slurm_weathergen_escya60j_dir/WeatherGenerator/packages/common/src/"
+        "weathergen/common/config.py\", line 21, in <module>\n"
+        "0:     import weathergen.common.config as config\n"
+        "0:   File \"/p/scratch/weatherai/slurm/slurm_weathergen_escya60j_dir/WeatherGenerator/packages/common/src/"
+        "weathergen/common/config.py\", line 21, in <module>\n"
+        "0:     from weathergen.train.utils import get_run_id\n"
+        "0:   File \"/p/scratch/weatherai/slurm/slurm_weathergen_escya60j_dir/WeatherGenerator/src/weathergen/train/"
+        "utils.py\", line 14, in <module>\n"
+        "1:     from weathergen.train.utils import get_run_id\n"
+        "1:   File \"/p/scratch/weatherai/slurm/slurm_weathergen_escya60j_dir/WeatherGenerator/src/weathergen/train/"
+        "utils.py\", line 14, in <module>\n"
+        "0:     import torch\n"
+        "0: ModuleNotFoundError: No module named 'torch'\n"
+        "1:     import torch\n"
+        "1: ModuleNotFoundError: No module named 'torch'\n";
+    const auto r = tests::readAll(text, "slurm.out");
+    const Record* one = findRank(r.records, 1, "ModuleNotFoundError: No module named 'torch'");
+    const Record* zero = findRank(r.records, 0, "ModuleNotFoundError: No module named 'torch'");
+    QVERIFY(one && zero);
+    QCOMPARE(one->text, std::string("ModuleNotFoundError: No module named 'torch'"));
+    QCOMPARE(zero->text, one->text);
+    QCOMPARE(one->line, std::uint64_t(1));
+    QCOMPARE(zero->line, std::uint64_t(3));
+    // Each rank's frames are its own: rank 1 never read rank 0's `import weathergen.common.config` line.
+    QVERIFY(hasInner(*zero, "from weathergen.train.utils import get_run_id"));
+    QVERIFY(!hasInner(*one, "import weathergen.common.config as config"));
+    QVERIFY(hasInner(*one, "import torch"));
+    // The one line before rank 0's first frame is a record of its own; no other line is.
+    QCOMPARE(r.records.size(), std::size_t(3));
+    QVERIFY(findText(r.records, "    import weathergen.common.config as config"));
+}
+
+void TestPrefixedContinuations::workerPrefixedTraceback()
+{
+    // https://github.com/ray-project/ray/pull/63807: Ray's `(Name pid=N)` prefix stays in the text (rules read the
+    // worker's ip from it) but the traceback under it is joined; this paste stops at the first frame.
+    const std::string ray =
+        "(TrainController pid=79312) Graceful shutdown of backend failed. This is expected if one of the workers has "
+        "crashed.\n"
+        "(TrainController pid=79312) Traceback (most recent call last):\n"
+        "(TrainController pid=79312)   File \"/Users/lehui/Desktop/ray/python/ray/train/v2/_internal/callbacks/"
+        "backend_setup.py\", line 27, in before_execution_group_\n";
+    const auto r = tests::readAll(ray, "train.log");
+    QCOMPARE(r.records.size(), std::size_t(2));
+    QCOMPARE(r.records[1].text, std::string("(TrainController pid=79312) Traceback (most recent call last):"));
+    QCOMPARE(r.records[1].line, std::uint64_t(2));
+    QVERIFY(r.records[1].labels.at("traceback").find("backend_setup.py") != std::string::npos);
+    // https://github.com/vllm-project/vllm/issues/31273: vLLM's `(APIServer pid=N)`, with the paste's blank lines
+    // between (lines of no stream, which do not end the server's traceback).
+    const std::string vllm = "(APIServer pid=556601) Traceback (most recent call last):\n\n"
+                             "(APIServer pid=556601)   File \"/opt/conda/envs/vllm/bin/vllm\", line 7, in <module>\n\n"
+                             "(APIServer pid=556601)     sys.exit(main())\n";
+    const auto v = tests::readAll(vllm, "vllm-serve.log");
+    std::vector<Record> texts;
+    std::copy_if(v.records.begin(), v.records.end(), std::back_inserter(texts),
+                 [](auto& x) { return !x.text.empty(); });
+    QCOMPARE(texts.size(), std::size_t(1));
+    QCOMPARE(texts[0].line, std::uint64_t(1));
+    QVERIFY(hasInner(texts[0], "sys.exit(main())"));
+}
+
+void TestPrefixedContinuations::giantContinuationCapped()
+{
+    // A message line far longer than the record cap: the joined text stops at the cap, the record still spans all.
+    const std::string path = "'opt/ml/mds-cache/" + std::string(5000, 'x') + "/index.json.tmp.tmp'";
+    const std::string text = "[1,0]<stderr>:" + Streaming405[0] + "\n[1,0]<stderr>:" + path + "\n";
+    importers::ReaderOptions options;
+    options.maxLineBytes = 256;
+    std::vector<Record> records;
+    const importers::Sniffed sniffed = importers::sniff(text, "mpirun.log");
+    importers::readRecords(tests::stringReader(text), sniffed, importers::TimeHints{2026, engine::NoTime}, options,
+                           [&](Record& r) {
+                               records.push_back(r);
+                               return true;
+                           });
+    QCOMPARE(records.size(), std::size_t(1));
+    QCOMPARE(records[0].text.size(), std::size_t(256));
+    QVERIFY(records[0].text.rfind(Streaming405[0] + " 'opt/ml/mds-cache/xxx", 0) == 0);
+    QCOMPARE(records[0].length, std::uint64_t(text.size() - 1));
+    // The message's further lines are joined at most eight: a ninth is a record of its own.
+    std::string many = "[rank0]: " + OpenR1Issue7[3] + "\n";
+    for (int i = 0; i < 9; ++i)
+        many += "[rank0]: socketPollConnect: connect returned Connection timed out, retrying (" + std::to_string(i) +
+            "/34) after sleep for 100 msec\n";
+    // (the wording of NCCL's retry line: https://github.com/NVIDIA/nccl/pull/1618)
+    const std::string traced = "[rank0]: " + OpenR1Issue7[0] + "\n" + many;
+    const auto r = tests::readAll(traced, "train.log");
+    QCOMPARE(r.records.size(), std::size_t(2));
+    QVERIFY(r.records[0].text.find("retrying (7/34)") != std::string::npos);
+    QVERIFY(r.records[1].text.find("retrying (8/34)") != std::string::npos);
+}
+
+void TestPrefixedContinuations::tracebackWithoutExceptionLineGivesLead()
+{
+    // https://github.com/THUDM/GLM/issues/136: another rank's logger line cuts the traceback before its exception.
+    // That line used to be taken for the exception, and the traceback gave no lead.
+    const std::string text =
+        "/data/pretrained_model/glm-10b-chinese-mp4/80000/mp_rank_03_model_states.pt.\n"
+        "Traceback (most recent call last):\n"
+        "  File \"pretrain_glm.py\", line 673, in <module>\n"
+        "    main()\n"
+        "  File \"pretrain_glm.py\", line 584, in main\n"
+        "    args.iteration = load_checkpoint(model, optimizer, lr_scheduler, args, "
+        "no_deepspeed=args.no_deepspeed_load)\n"
+        "  File \"/data/users/zhaojinming/source/glm10BCodesSlurmN1/utils.py\", line 339, in load_checkpoint\n"
+        "[2023-03-21 20:28:05,674] [INFO] [torch_checkpoint_engine.py:21:load] [Torch] Loading checkpoint from "
+        "/home/zhaojinming/data/pretrained_model/glm-10b-chinese-mp4/80000/mp_rank_00_model_states.pt...\n";
+    const auto read = tests::readAll(text, "train.log");
+    const Record* tb = findText(read.records, "Traceback (most recent call last):");
+    QVERIFY(tb);
+    QCOMPARE(tb->line, std::uint64_t(2));
+    QVERIFY(hasInner(*tb,
+                     "File \"/data/users/zhaojinming/source/glm10BCodesSlurmN1/utils.py\", line 339, in "
+                     "load_checkpoint"));
+    QVERIFY(findText(read.records, "[INFO] [torch_checkpoint_engine.py:21:load]"));  // a record of its own
+    const auto outcome = tests::analyzeOneFile("train.log", text);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& v = outcome.result->verdict;
+    QCOMPARE(QString::fromStdString(v.terminalState), QStringLiteral("unknown"));
+    QVERIFY(!v.leads.empty());
+    QCOMPARE(v.leads[0].line, std::uint64_t(2));
+    QCOMPARE(QString::fromStdString(v.leads[0].text), QStringLiteral("Traceback (most recent call last):"));
+}
+
+QTEST_GUILESS_MAIN(TestPrefixedContinuations)
+#include "tst_prefixed_continuations.moc"
