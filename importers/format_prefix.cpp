@@ -139,7 +139,8 @@ bool stripRole(std::string_view& s)
 
 /// A stream tag a tool put before each line of a process' output: `[stderr] ` or `[stdout] ` (agent and job
 /// runners pasting a command's output, e.g. `[stderr] Traceback (most recent call last):`), with or without a colon,
-/// and the one space after it.
+/// and the one space after it when there is one: a runner that writes the tag right before the text
+/// (`[stderr]ModuleNotFoundError: ...` under a `[stderr]  File "..."` frame, pytorch#77737) tags the same stream.
 bool stripStreamTag(std::string_view& s)
 {
     static constexpr std::array<std::string_view, 2> tags = {"[stderr]", "[stdout]"};
@@ -149,9 +150,7 @@ bool stripStreamTag(std::string_view& s)
         std::size_t pos = tag.size();
         if (charAt(s, pos, ':'))
             ++pos;
-        if (pos < s.size() && s[pos] != ' ')
-            return false;
-        s.remove_prefix(pos < s.size() ? pos + 1 : pos);  // one space: indentation after it is the output's own
+        s.remove_prefix(charAt(s, pos, ' ') ? pos + 1 : pos);  // one space: indentation after it is the output's own
         return true;
     }
     return false;
@@ -524,8 +523,13 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         // Stamps first: a collector stamp `2026-04-22T21:34:20 [3]` must not pass for an NCCL `host:pid:tid [dev]`.
         const std::string_view before = s;
         const unsigned mark = stripOnce(s, marks, years, out);
-        if ((mark & LauncherMarks) != 0)
-            hashPrefix(stream, before.substr(0, before.size() - s.size()));
+        if ((mark & LauncherMarks) != 0) {
+            // The prefix without the blanks after it: `[stderr] ` and `[stderr]` tag one stream.
+            std::string_view prefix = before.substr(0, before.size() - s.size());
+            while (!prefix.empty() && (prefix.back() == ' ' || prefix.back() == '\t'))
+                prefix.remove_suffix(1);
+            hashPrefix(stream, prefix);
+        }
         if (mark == 0) {
             const std::string_view pdsh = (marks & MarkPdsh) != 0 ? out.host : std::string_view();
             if (matchNcclPrefix(s, out.host, out.gpu))

@@ -254,7 +254,9 @@ void TestPlainText::launcherPrefixes()
                  "ModuleNotFoundError: No module named 'x'"},
                 {"[stdout]: [rank1]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 1},
                 {"[stderr]   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
-                {"[stderr]x", NoTime, TimeSource::None, "", "[stderr]x"},
+                // the tag right before the text, as a runner pasted it under a `[stderr]  File` frame (pytorch#77737)
+                {"[stderr]ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
+                 "ModuleNotFoundError: No module named 'x'"},
                 // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
                 {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
                  makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",

@@ -93,6 +93,7 @@ private slots:
     void workerPrefixedTraceback();
     void giantContinuationCapped();
     void tracebackWithoutExceptionLineGivesLead();
+    void streamTagWithAndWithoutSpaceIsOneStream();
 };
 
 void TestPrefixedContinuations::mpiMessageJoinedAsUnprefixed()
@@ -306,6 +307,24 @@ void TestPrefixedContinuations::tracebackWithoutExceptionLineGivesLead()
     QVERIFY(!v.leads.empty());
     QCOMPARE(v.leads[0].line, std::uint64_t(2));
     QCOMPARE(QString::fromStdString(v.leads[0].text), QStringLiteral("Traceback (most recent call last):"));
+}
+
+void TestPrefixedContinuations::streamTagWithAndWithoutSpaceIsOneStream()
+{
+    // https://github.com/pytorch/pytorch/issues/77737 (a runner's `[stderr]` tag: a space before the frame's own
+    // indentation, none before the exception). One stream: the frame and its exception are one record, in line order,
+    // so the frame is the exception line's earlier context (python_module_not_found needs it).
+    const auto read = tests::readAll("[stderr]  File \"/opt/miniconda/lib/python3.7/site-packages/torch/utils/"
+                                     "tensorboard/__init__.py\", line 1, in <module>\n"
+                                     "[stderr]ModuleNotFoundError: No module named 'tensorboard'\n",
+                                     "std_log.txt");
+    QCOMPARE(read.records.size(), std::size_t(1));
+    const Record& r = read.records[0];
+    QCOMPARE(r.line, std::uint64_t(1));
+    QVERIFY(r.text.rfind("ModuleNotFoundError: No module named 'tensorboard'", 0) == 0);
+    QVERIFY(hasInner(r,
+                     "File \"/opt/miniconda/lib/python3.7/site-packages/torch/utils/tensorboard/__init__.py\", "
+                     "line 1, in <module>"));
 }
 
 QTEST_GUILESS_MAIN(TestPrefixedContinuations)
