@@ -169,4 +169,13 @@ inline const engine::FileCoverage* fileCoverage(const engine::AnalysisResult& r,
     return nullptr;
 }
 
+/// The first record whose text starts with `start`, or nullptr.
+inline const importers::Record* findText(const std::vector<importers::Record>& records, const std::string& start)
+{
+    for (const auto& r : records)
+        if (r.text.rfind(start, 0) == 0)
+            return &r;
+    return nullptr;
+}
+
 }  // namespace attrib::tests

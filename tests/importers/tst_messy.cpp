@@ -16,17 +16,7 @@ using attrib::engine::NoTime;
 using attrib::engine::TimeSource;
 namespace fs = std::filesystem;
 
-namespace {
-
-const Record* findText(const std::vector<Record>& records, const std::string& prefix)
-{
-    for (const auto& r : records)
-        if (r.text.rfind(prefix, 0) == 0)
-            return &r;
-    return nullptr;
-}
-
-}  // namespace
+using tests::findText;
 
 class TestMessy : public QObject {
     Q_OBJECT

@@ -18,15 +18,9 @@
 using namespace attrib;
 using importers::Record;
 
-namespace {
+using tests::findText;
 
-const Record* findText(const std::vector<Record>& records, const std::string& start)
-{
-    for (const auto& r : records)
-        if (r.text.rfind(start, 0) == 0)
-            return &r;
-    return nullptr;
-}
+namespace {
 
 const Record* findRank(const std::vector<Record>& records, int rank, const std::string& start)
 {
