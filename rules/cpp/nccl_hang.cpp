@@ -449,7 +449,7 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
             culprits[r] = whyCulprit(r, *g, facts);
         else if (single) {
             culprits[r] = "no line of its own in the output that holds the other " + std::to_string(g->ranks.size()) +
-                " members' timeouts (the collective's counts give " + std::to_string(g->size) + " members)";
+                " members' timeouts, of the " + std::to_string(g->size) + " its counts give";
             if (const Name& node = g->ranks.begin()->second->node; !node.empty())
                 facts.node.emplace(r, node.str());  // one node's output: its members ran there
         } else
