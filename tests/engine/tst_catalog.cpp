@@ -376,6 +376,8 @@ private Q_SLOTS:
         std::vector<std::string> decided;
         const auto take = [&] {
             for (const auto& p : memory.takeResolved()) {
+                if (p.match.rule->id != "register_ps" && p.match.rule->id != "waiting" && p.match.rule->id != "flood")
+                    continue;  // the catalog's own rules read these lines too
                 const auto target = p.match.captures.find("target");
                 const auto what = p.match.captures.find("what");
                 decided.push_back(p.match.rule->id + "@" + std::to_string(p.line) +
