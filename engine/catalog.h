@@ -55,6 +55,7 @@ struct SymptomDef {
 struct ExtractorCase {
     std::string line;
     std::string context;  ///< the earlier line of the file, for a rule with a context ("" = none came before)
+    std::string after;    ///< the later line of the file, for a rule with an `after` ("" = none follows)
     bool shouldMatch = true;
     std::map<std::string, std::string> fields;  ///< expected captures (and node/gpu/rank)
     Location where;
@@ -85,6 +86,19 @@ struct ExtractorContext {
     bool required = true;
 };
 
+/// A later line of the same file that decides an extractor's line (`"after": {"pattern": P, "within": N, "absent":
+/// B}`): for records whose meaning comes after the line that names them (a failure whose target is printed on the next
+/// line, a waiting line that a later success cancels). With `absent` false the rule's line matches only when a line
+/// matching P follows at most N lines later, and that line's named captures fill the fields the rule's own line
+/// lacks; with `absent` true it matches only when no such line follows within N lines (or before the end of the
+/// file). The match is held until the file decides it (engine/extractor.h, ContextMemory).
+struct ExtractorAfter {
+    std::string pattern;
+    std::shared_ptr<const LazyRegex> re;
+    std::uint32_t within = 1;
+    bool absent = false;
+};
+
 /// A data rule: one RE2 pattern over lines of some source kinds, emitting one event.
 struct ExtractorRule {
     std::string id;
@@ -100,6 +114,7 @@ struct ExtractorRule {
     std::string timeFrom;                  ///< capture holding an ISO time that replaces the line's time
     std::vector<NumberCondition> require;  ///< numeric conditions on captures, all must hold
     std::optional<ExtractorContext> context;  ///< an earlier line the rule's line needs
+    std::optional<ExtractorAfter> after;      ///< a later line that decides the rule's line
     /// Lines the pattern matches that are not the rule's (RE2 has no negative lookahead); null when none.
     std::shared_ptr<const LazyRegex> exclude;
     /// Captured words translated before `require`, `set` and the symptom: capture -> (word -> value), `*` the

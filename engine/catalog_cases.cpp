@@ -203,14 +203,24 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
     AttrMap captures;
     AttrMap context;
     const bool contextOk = !rule.context || matchContext(rule, ec.context, context) || !rule.context->required;
-    const bool matched = contextOk && matchRule(rule, ec.line, captures);
+    // A rule with an `after` is decided by the case's later line (none given: nothing follows the line).
+    AttrMap later;
+    const bool followed = rule.after && !ec.after.empty() && matchAfter(rule, ec.after, later);
+    const bool afterOk = !rule.after || followed != rule.after->absent;
+    const bool matched = contextOk && afterOk && matchRule(rule, ec.line, captures);
     if (matched != ec.shouldMatch) {
         if (!ec.shouldMatch)
             return "line must not match but does: " + ec.line;
-        return !contextOk ? "context line does not match the rule's context: '" + ec.context + "'"
-                          : "line does not match: " + ec.line;
+        if (!contextOk)
+            return "context line does not match the rule's context: '" + ec.context + "'";
+        return !afterOk
+            ? (followed ? "after line cancels the rule: '" : "after line does not match the rule's after: '") +
+                ec.after + "'"
+            : "line does not match: " + ec.line;
     }
     for (const auto& [key, value] : context)
+        captures.emplace(key, value);
+    for (const auto& [key, value] : later)
         captures.emplace(key, value);
     for (const auto& [k, want] : ec.fields) {
         std::string got;
@@ -300,6 +310,9 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
         const auto contextCompiled = rule.context ? rule.context->re : nullptr;  // the context pattern likewise
         if (rule.context)
             rule.context->re = scratch(contextCompiled);
+        const auto afterCompiled = rule.after ? rule.after->re : nullptr;
+        if (rule.after)
+            rule.after->re = scratch(afterCompiled);
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
             const std::string failure = checkExtractorCase(rule, ec);
@@ -313,6 +326,8 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
         rule.re = compiled;
         if (rule.context)
             rule.context->re = contextCompiled;
+        if (rule.after)
+            rule.after->re = afterCompiled;
         if (ok)
             kept.push_back(std::move(rule));
         else

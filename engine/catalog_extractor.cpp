@@ -224,6 +224,61 @@ bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, Ex
     return true;
 }
 
+/// `"after": {"pattern": P, "within": N, "absent": B}`: a later line (1 <= N <= MaxContextLines lines after) that must
+/// follow the rule's line (or, absent, must not). Unknown keys are refused: a misspelt `absent` would turn the rule
+/// around silently.
+bool Catalog::Loader::parseAfter(const json& r, const std::string& pointer, ExtractorRule& rule)
+{
+    if (!r.is_object() || !r.contains("after"))
+        return true;
+    const int line = lineAt(JsonPositions::child(pointer, "after"));
+    const json& a = r["after"];
+    const json within = a.is_object() ? a.value("within", json(1)) : json();
+    const json absent = a.is_object() ? a.value("absent", json(false)) : json();
+    bool known = a.is_object();
+    if (known)
+        for (const auto& [key, value] : a.items())
+            known = known && (key == "pattern" || key == "within" || key == "absent");
+    if (!known || !a.contains("pattern") || !a["pattern"].is_string() || a["pattern"].empty() ||
+        !within.is_number_integer() || within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines ||
+        !absent.is_boolean()) {
+        error(rule.id, line,
+              "'after' must be {\"pattern\": STRING, \"within\": 1.." + std::to_string(MaxContextLines) +
+                  ", \"absent\": BOOL}; rule left out");
+        return false;
+    }
+    ExtractorAfter after;
+    after.absent = absent.get<bool>();
+    after.pattern = a["pattern"].get<std::string>();
+    after.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
+    after.re = compileSidePattern(rule.id, line, "after", after.pattern);
+    if (!after.re)
+        return false;
+    rule.after = std::move(after);
+    return true;
+}
+
+/// A rule with an `after` must show the later line deciding both ways: a case that matches, and a case whose own
+/// line is the rule's but which does not match because of what follows it (absent false: no such line given;
+/// absent true: the cancelling line given).
+bool Catalog::Loader::checkAfterCases(ExtractorRule& rule)
+{
+    if (!rule.after)
+        return true;
+    bool matches = false;
+    bool decided = false;
+    for (const auto& ec : rule.cases) {
+        matches = matches || ec.shouldMatch;
+        decided = decided || (!ec.shouldMatch && (rule.after->absent ? !ec.after.empty() : ec.after.empty()));
+    }
+    if (matches && decided)
+        return true;
+    error(rule.id, rule.where.line,
+          std::string("a rule with 'after' needs a case that matches and a \"match\": false case ") +
+              (rule.after->absent ? "whose 'after' line cancels it" : "without an 'after' line") + "; rule left out");
+    return false;
+}
+
 /// `"exclude": P`: a line the pattern matches is still not the rule's when P matches it too (RE2 has no negative
 /// lookahead). The prefilter reads only the rule's own pattern; P runs on the lines that pattern matched.
 bool Catalog::Loader::parseExclude(const json& r, const std::string& pointer, ExtractorRule& rule)
@@ -292,7 +347,7 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
     }
     if (!claim(ruleIds, "rule id", rule.id, rule.where) || !parseRequire(r, pointer, rule) ||
         !parseMap(r, pointer, rule) || !compilePattern(r, pointer, rule) || !parseContext(r, pointer, rule) ||
-        !parseExclude(r, pointer, rule))
+        !parseAfter(r, pointer, rule) || !parseExclude(r, pointer, rule))
         return false;
     const json cases = r.value("cases", json::array());
     for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -300,6 +355,7 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
         ExtractorCase ec;
         ec.line = str(c, "line");
         ec.context = str(c, "context");
+        ec.after = str(c, "after");
         ec.shouldMatch = c.is_object() ? c.value("match", true) : true;
         for (const auto& [k, v] : objectAt(c, "fields").items())
             ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
@@ -317,11 +373,15 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
             error(rule.id, ec.where.line, "case has a 'context' line but the rule has no 'context'; rule left out");
             return false;
         }
+        if (!ec.after.empty() && !rule.after) {
+            error(rule.id, ec.where.line, "case has an 'after' line but the rule has no 'after'; rule left out");
+            return false;
+        }
         rule.cases.push_back(std::move(ec));
     }
     if (rule.cases.empty())
         error(rule.id, rule.where.line, "rule has no inline cases");
-    return !rule.cases.empty();
+    return !rule.cases.empty() && checkAfterCases(rule);
 }
 
 }  // namespace attrib::engine

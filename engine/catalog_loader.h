@@ -65,6 +65,8 @@ struct Catalog::Loader {
     bool compilePattern(const json& r, const std::string& pointer, ExtractorRule& rule);
     bool parseRequire(const json& r, const std::string& pointer, ExtractorRule& rule);
     bool parseContext(const json& r, const std::string& pointer, ExtractorRule& rule);
+    bool parseAfter(const json& r, const std::string& pointer, ExtractorRule& rule);
+    bool checkAfterCases(ExtractorRule& rule);
     bool parseExclude(const json& r, const std::string& pointer, ExtractorRule& rule);
     std::shared_ptr<const LazyRegex> compileSidePattern(const std::string& ruleId, int line, const char* what,
                                                         const std::string& pattern);

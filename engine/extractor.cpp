@@ -16,6 +16,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <tuple>
 
 namespace attrib::engine {
 
@@ -45,11 +46,13 @@ constexpr KindMask bit(SourceKind kind)
 /// Each candidate then runs its own pattern, which decides. One pattern set for every source kind: a line's
 /// candidates are kept for the rules that read its kind.
 struct ExtractorSet::Compiled {
-    std::vector<const ExtractorRule*> rules;  ///< by index; from firstContext on, the rules whose context it is
-    std::uint32_t firstContext = 0;           ///< the first index of a context pattern
-    std::vector<KindMask> reads;              ///< by index: the kinds whose lines the rule reads
-    KindMask anyRule = 0;                     ///< kinds some rule reads
-    LinePrefilter prefilter;                  ///< guards, by rule index
+    /// By index; from firstContext on, the rules whose context it is; from firstAfter on, whose `after` it is.
+    std::vector<const ExtractorRule*> rules;
+    std::uint32_t firstContext = 0;  ///< the first index of a context pattern
+    std::uint32_t firstAfter = 0;    ///< the first index of an `after` pattern
+    std::vector<KindMask> reads;     ///< by index: the kinds whose lines the rule reads
+    KindMask anyRule = 0;            ///< kinds some rule reads
+    LinePrefilter prefilter;         ///< guards, by rule index
     re2::RE2::Set unguarded{setOptions(), re2::RE2::UNANCHORED};
     std::vector<std::uint32_t> unguardedRules;  ///< by set index: the rule index
     KindMask unguardedReads = 0;                ///< kinds some unguarded rule reads
@@ -87,6 +90,17 @@ ExtractorSet::ExtractorSet(const std::vector<ExtractorRule>& rules)
         c.rules.push_back(&rule);
         c.reads.push_back(c.reads[i]);
         patterns.push_back(rule.context->pattern);
+    }
+    // Then the `after` patterns: a line's own matches and its context hits come first, so a line never decides its
+    // own held match.
+    c.firstAfter = static_cast<std::uint32_t>(c.rules.size());
+    for (std::uint32_t i = 0; i < c.firstContext; ++i) {
+        const ExtractorRule& rule = *c.rules[i];
+        if (!rule.after || !rule.after->re)
+            continue;
+        c.rules.push_back(&rule);
+        c.reads.push_back(c.reads[i]);
+        patterns.push_back(rule.after->pattern);
     }
     const re2::RE2::Options options = c.rules.empty() ? re2::RE2::Options{} : c.rules.front()->re->options();
     c.prefilter = LinePrefilter(patterns, options);
@@ -145,6 +159,29 @@ bool matchCaptures(const LazyRegex& pattern, std::string_view text, AttrMap& cap
 bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
 {
     return rule.context && rule.context->re && matchCaptures(*rule.context->re, text, captures);
+}
+
+bool matchAfter(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
+{
+    return rule.after && rule.after->re && matchCaptures(*rule.after->re, text, captures);
+}
+
+void ContextMemory::finish()
+{
+    for (auto& p : pending)
+        if (p.match.rule->after->absent)
+            resolved.push_back(std::move(p));
+    pending.clear();
+}
+
+std::vector<ContextMemory::Pending> ContextMemory::takeResolved()
+{
+    std::vector<Pending> out;
+    out.swap(resolved);
+    std::stable_sort(out.begin(), out.end(), [](const Pending& a, const Pending& b) {
+        return std::tie(a.tag, a.order) < std::tie(b.tag, b.order);
+    });
+    return out;
 }
 
 namespace {
@@ -219,6 +256,50 @@ const ContextMemory::Seen* recentContext(const ExtractorRule& rule, const Contex
     return &it->second;
 }
 
+/// Held matches whose window closed before this line: those waiting for an absent line hold, the others do not.
+void expirePending(ContextMemory& memory)
+{
+    auto& pending = memory.pending;
+    const auto closed = [&](const ContextMemory::Pending& p) {
+        return p.line < memory.line && memory.line - p.line > p.match.rule->after->within;
+    };
+    for (auto& p : pending)
+        if (closed(p) && p.match.rule->after->absent)
+            memory.resolved.push_back(std::move(p));
+    pending.erase(std::remove_if(pending.begin(), pending.end(), closed), pending.end());
+}
+
+/// This line matched the rule's `after` pattern: it decides the rule's matches held from earlier lines (kept with
+/// the line's captures where the held line lacks them, or cancelled when the rule wants the line absent).
+void decidePending(const ExtractorRule& rule, const AttrMap& captures, ContextMemory& memory)
+{
+    auto& pending = memory.pending;
+    const auto decided = [&](const ContextMemory::Pending& p) {
+        return p.match.rule == &rule && (p.line < memory.line || p.tag < memory.tag);
+    };
+    if (!rule.after->absent)
+        for (auto& p : pending)
+            if (decided(p)) {
+                for (const auto& [key, value] : captures)
+                    p.match.captures.emplace(key, value);
+                memory.resolved.push_back(std::move(p));
+            }
+    pending.erase(std::remove_if(pending.begin(), pending.end(), decided), pending.end());
+}
+
+/// Holds a match until a later line decides it; over the per-rule bound the rule's oldest held match is dropped.
+void holdPending(LineMatch match, std::uint32_t order, ContextMemory& memory)
+{
+    auto& pending = memory.pending;
+    const auto ofRule = [&](const ContextMemory::Pending& p) { return p.match.rule == match.rule; };
+    if (static_cast<std::size_t>(std::count_if(pending.begin(), pending.end(), ofRule)) >=
+        ContextMemory::MaxPendingPerRule) {
+        pending.erase(std::find_if(pending.begin(), pending.end(), ofRule));
+        ++memory.dropped;
+    }
+    pending.push_back({std::move(match), memory.line, memory.tag, order});
+}
+
 }  // namespace
 
 bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<LineMatch>& out,
@@ -226,6 +307,8 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
 {
     const auto& c = *m_compiled;
     const KindMask want = bit(kind);
+    if (memory && !memory->pending.empty())
+        expirePending(*memory);
     if (!(c.anyRule & want))
         return false;
     thread_local std::vector<std::uint32_t> candidates;
@@ -255,6 +338,12 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
         if (!(c.reads[index] & want))  // a rule for other kinds of lines
             continue;
         const ExtractorRule& rule = *c.rules[index];
+        if (index >= c.firstAfter) {  // after the line's own matches and context hits
+            AttrMap captures;
+            if (memory && !memory->pending.empty() && matchAfter(rule, text, captures))
+                decidePending(rule, captures, *memory);
+            continue;
+        }
         if (index >= c.firstContext) {  // the sorted candidates put these last: this line's own matches came first
             AttrMap captures;
             if (memory && matchContext(rule, text, captures))
@@ -271,6 +360,12 @@ bool ExtractorSet::match(SourceKind kind, std::string_view text, std::vector<Lin
         if (context)  // the context line fills what the rule's own line lacks
             for (const auto& [key, value] : context->captures)
                 m.captures.emplace(key, value);
+        if (rule.after && memory) {  // a later line decides
+            holdPending(std::move(m), index, *memory);
+            continue;
+        }
+        if (rule.after && !rule.after->absent)  // no later line to come
+            continue;
         out.push_back(std::move(m));
         any = true;
     }

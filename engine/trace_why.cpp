@@ -201,6 +201,9 @@ std::vector<LineLook> extractorsThatLookedAt(const Catalog& catalog, SourceKind 
         if (look.matched && rule.context && rule.context->required)
             look.summary += " when a line matching its context came at most " + std::to_string(rule.context->within) +
                 " line(s) before";
+        if (look.matched && rule.after)
+            look.summary += std::string(rule.after->absent ? " unless" : " when") +
+                " a line matching its 'after' follows at most " + std::to_string(rule.after->within) + " line(s) later";
         out.push_back(std::move(look));
     }
     std::stable_sort(out.begin(), out.end(),

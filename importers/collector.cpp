@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <tuple>
 
 namespace attrib::importers::detail {
 
@@ -24,6 +25,7 @@ constexpr std::size_t SniffBytes = std::size_t{64} * 1024;
 /// (a progress bar) does not leave the sniffer only one line to judge.
 constexpr std::size_t SniffMinLines = 16;
 constexpr std::size_t MaxSniffBytes = std::size_t{1024} * 1024;
+constexpr std::size_t NotKept = static_cast<std::size_t>(-1);
 
 bool needsMore(const std::string& head)
 {
@@ -143,6 +145,11 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     }
     const ReadFn all = failed ? replayReader(std::move(head), {}) : replayReader(std::move(head), read);
     ReaderStats stats = readRecords(all, fs.sniffed, hints, ro, [&](Record& r) { return onRecord(r, fs); });
+    if (m_pass == Pass::Analysis) {  // the end of the file decides the matches still held for a later line
+        fs.context.finish();
+        takeDecided(fs);
+        mergeLate(fs);
+    }
     if (failed)
         stats.error = true;
     if (stats.error && error && !error->empty())
@@ -190,11 +197,20 @@ bool Collector::onRecord(Record& r, FileState& fs)
     placeInTime(r, node, fs);
     if (r.text.empty())
         return true;
-    if (!matchRecord(r, kind, fs))
-        return true;
-    if (sanitizeUtf8(r.text) && !matchRecord(r, kind, fs))  // rare: match again so captures hold valid UTF-8 too
-        return true;
-    keep(r, kind, node, fs);
+    // A rule with an `after` holds its match until a later line decides it: the record is kept aside meanwhile.
+    const auto waits = [&] { return !fs.context.pending.empty() && fs.context.pending.back().tag == fs.records; };
+    bool matched = matchRecord(r, kind, fs);
+    if ((matched || waits()) && sanitizeUtf8(r.text))  // rare: match again so captures hold valid UTF-8 too
+        matched = matchRecord(r, kind, fs);
+    const std::size_t kept = matched ? keep(r, kind, node, fs) : NotKept;
+    if (waits())
+        holdRecord(r, kind, node, kept, fs);
+    if (!fs.context.resolved.empty())
+        takeDecided(fs);
+    // Records no held match refers to any more are forgotten (pending matches are in record order).
+    const std::uint64_t oldest = fs.context.pending.empty() ? UINT64_MAX : fs.context.pending.front().tag;
+    while (!fs.held.empty() && fs.held.begin()->first < oldest)
+        fs.held.erase(fs.held.begin());
     return true;
 }
 
@@ -207,6 +223,10 @@ bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
     FileShard& shard = *fs.shard;
     shard.matches.clear();
     bool any = false;
+    auto& pending = fs.context.pending;  // matched again (UTF-8 repaired): the record's held matches are redone
+    pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const auto& p) { return p.tag == fs.records; }),
+                  pending.end());
+    fs.context.tag = fs.records;
     for (const std::string& inner : r.innerLines) {
         fs.context.line = fs.records - 1;
         any = m_extractors.match(kind, inner, shard.matches, &fs.context) || any;
@@ -297,12 +317,10 @@ void Collector::placeInTime(Record& r, const std::string& node, FileState& fs)
     it->second = {std::min(it->second.first, r.time), std::max(it->second.second, r.time)};
 }
 
-/// A matched record becomes an observation; its matches become events.
-void Collector::keep(Record& r, SourceKind kind, const std::string& node, FileState& fs)
+/// The observation a record becomes (its id not yet given).
+Observation Collector::observe(const Record& r, SourceKind kind, const std::string& node, const FileState& fs) const
 {
-    FileShard& shard = *fs.shard;
     Observation obs;
-    obs.id = shard.observations.size() + 1;
     obs.kind = kind;
     obs.source = {static_cast<std::uint32_t>(fs.index), r.line, r.offset,
                   static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX))};
@@ -314,19 +332,89 @@ void Collector::keep(Record& r, SourceKind kind, const std::string& node, FileSt
     // A copy of the exact size: the record's buffer (as large as the file's longest line so far) stays with the
     // reader for the next line instead of being kept, mostly empty, by every observation.
     obs.text = r.truncated ? r.text + truncationMarker(r) : r.text;
-    for (auto& [k, v] : r.labels)
+    for (const auto& [k, v] : r.labels)
         if (k.rfind("context.", 0) != 0)
             obs.labels.emplace(k, v);
+    return obs;
+}
+
+/// A matched record becomes an observation; its matches become events. Returns where its observation is in the
+/// shard (a repeat folded into an earlier line: that line's).
+std::size_t Collector::keep(Record& r, SourceKind kind, const std::string& node, FileState& fs)
+{
+    FileShard& shard = *fs.shard;
+    Observation obs = observe(r, kind, node, fs);
+    obs.id = shard.observations.size() + 1;
     LineFolds::Slot* slot = fs.folds.find(lineSignature(obs, shard.matches));
     if (slot && slot->seen > LineFolds::Kept && slot->folds(obs.time)) {
         fold(*slot, std::move(obs), shard);
-        return;
+        return slot->observation;
     }
     if (slot && ++slot->seen > LineFolds::Kept)  // this line becomes the tail that later repeats fold into
         *slot = {slot->seen, shard.observations.size(), shard.events.size(), obs.time};
-    for (const auto& m : shard.matches)
+    for (const auto& m : shard.matches) {
         shard.events.push_back(makeEvent(m, obs));
+        fs.eventRecords.push_back(fs.records);
+    }
     shard.observations.push_back(std::move(obs));
+    return shard.observations.size() - 1;
+}
+
+/// A record with matches held for a later line: its observation as it stands now (its own place and time), and
+/// the observation it already has when other rules matched it at once.
+void Collector::holdRecord(Record& r, SourceKind kind, const std::string& node, std::size_t kept, FileState& fs)
+{
+    fs.held[fs.records] = {observe(r, kind, node, fs), kept};
+}
+
+/// Held matches a later line (or the end of the file) decided become events of their own record's observation,
+/// which the record gains now if it had none; they join the shard's events in record order at the end of the file.
+void Collector::takeDecided(FileState& fs)
+{
+    FileShard& shard = *fs.shard;
+    for (auto& p : fs.context.takeResolved()) {
+        const auto it = fs.held.find(p.tag);
+        if (it == fs.held.end())
+            continue;
+        FileState::Held& held = it->second;
+        Observation obs = held.obs;
+        if (held.kept == NotKept) {
+            if (fs.lateObservations >= MaxLateObservations) {
+                ++fs.lateDropped;
+                continue;
+            }
+            ++fs.lateObservations;
+            held.kept = shard.observations.size();
+            held.obs.id = shard.observations.size() + 1;
+            shard.observations.push_back(held.obs);
+        }
+        obs.id = shard.observations[held.kept].id;
+        fs.late.push_back({p.tag, p.order, makeEvent(p.match, obs)});
+    }
+}
+
+/// The decided events join the shard's in record order, after the events their record had at once: as if they
+/// had matched with their own line (the observations are put in file order when the analysis renumbers them).
+void Collector::mergeLate(FileState& fs)
+{
+    if (fs.late.empty())
+        return;
+    std::stable_sort(fs.late.begin(), fs.late.end(), [](const auto& a, const auto& b) {
+        return std::tie(a.record, a.order) < std::tie(b.record, b.order);
+    });
+    auto& events = fs.shard->events;
+    std::vector<Event> merged;
+    merged.reserve(events.size() + fs.late.size());
+    std::size_t i = 0;
+    for (auto& late : fs.late) {
+        while (i < events.size() && fs.eventRecords[i] <= late.record)
+            merged.push_back(std::move(events[i++]));
+        merged.push_back(std::move(late.event));
+    }
+    while (i < events.size())
+        merged.push_back(std::move(events[i++]));
+    events = std::move(merged);
+    fs.late.clear();
 }
 
 /// A repeat after the kept lines of its signature: it replaces the tail (the latest line is the one shown) and

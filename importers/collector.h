@@ -102,6 +102,22 @@ private:
         FileShard* shard = nullptr;
         LineFolds folds;                ///< repeated matched lines of this file
         engine::ContextMemory context;  ///< earlier lines' context hits, for rules whose line needs one
+        /// A record with matches held for a later line (rules with an `after`), by record number: its observation
+        /// as it would have been kept, and where it is in the shard once it is (npos: not yet).
+        struct Held {
+            engine::Observation obs;
+            std::size_t kept = static_cast<std::size_t>(-1);
+        };
+        std::map<std::uint64_t, Held> held;
+        std::vector<std::uint64_t> eventRecords;  ///< per shard event: the record it came from (merge order)
+        struct LateEvent {
+            std::uint64_t record = 0;
+            std::uint32_t order = 0;
+            engine::Event event;
+        };
+        std::vector<LateEvent> late;  ///< events of held matches a later line decided, merged at the end of the file
+        std::uint64_t lateObservations = 0;
+        std::uint64_t lateDropped = 0;  ///< decided matches past MaxLateObservations
     };
 
     bool onRecord(Record& r, FileState& fs);
@@ -113,7 +129,12 @@ private:
     static void takeBroadcastHost(Record& r, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
-    void keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
+    engine::Observation observe(const Record& r, engine::SourceKind kind, const std::string& node,
+                                const FileState& fs) const;
+    std::size_t keep(Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
+    void holdRecord(Record& r, engine::SourceKind kind, const std::string& node, std::size_t kept, FileState& fs);
+    void takeDecided(FileState& fs);
+    void mergeLate(FileState& fs);
     void fold(const LineFolds::Slot& slot, engine::Observation obs, FileShard& shard);
     void onMetric(const Record& r, const std::string& node, FileState& fs);
     void collectContext(const std::map<std::string, std::string>& labels, FileState& fs);
@@ -149,6 +170,10 @@ private:
     /// Scheduler records that name the job, per file; the first file's are used when workload.json is absent.
     std::map<std::size_t, std::map<std::string, std::string>> m_contexts;
 };
+
+/// Observations a file may gain from matches a later line decided (rules with an `after`); more are counted as
+/// dropped in the file's coverage. Far above a real file's (a handful), a bound for a file repeating the pair.
+constexpr std::uint64_t MaxLateObservations = 4096;
 
 /// The year stamps without one are given (from the context start, else the file's mtime).
 int yearOf(engine::TimeNs t);

@@ -3,7 +3,8 @@
 // (`rg -f <(attrib rules patterns)`): the benchmark's "same patterns" for a side-by-side search. A rule's numeric
 // conditions (`require`), word maps (`map`) and exclusions (`exclude`) have no regex form: its pattern alone is
 // printed, which finds a superset of its lines.
-// The context patterns of rules that need an earlier line follow the rules' own patterns.
+// The context patterns of rules that need an earlier line follow the rules' own patterns, then the `after` patterns of
+// rules that a later line decides.
 #include "app/cli/cli.h"
 
 #include <CLI/CLI.hpp>
@@ -114,6 +115,14 @@ int runPatterns(const PatternsOptions& o, const CliContext& cli)
         if (!rule.re || !rule.context)
             continue;
         const std::string pattern = forRipgrep(rule.context->pattern);
+        if (pattern.find('\n') == std::string::npos && seen.insert(pattern).second)
+            std::cout << pattern << "\n";
+    }
+    // Then the `after` patterns (the later lines that decide some rules' lines), searched for too.
+    for (const auto& rule : catalog->extractors()) {
+        if (!rule.re || !rule.after)
+            continue;
+        const std::string pattern = forRipgrep(rule.after->pattern);
         if (pattern.find('\n') == std::string::npos && seen.insert(pattern).second)
             std::cout << pattern << "\n";
     }

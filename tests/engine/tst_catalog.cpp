@@ -314,6 +314,138 @@ private Q_SLOTS:
         QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "oom_reason"; }));
     }
 
+    /// A rule whose line a LATER line of the same file decides (`after`): with `absent` false it matches only when
+    /// the later line follows within `within` lines (its captures join, the line's own win); with `absent` true only
+    /// when none follows (within `within` lines or before the end of the file). Matches are held in the file's
+    /// memory until decided, at most a few per rule (the oldest dropped and counted). The loader refuses a bad
+    /// `within`, unknown keys, a case `after` without a rule `after`, and a rule whose cases show only one direction.
+    void laterLineDecidesTheRulesLine()
+    {
+        const auto cat = catalogWithExtractors("after.json", R"json([
+  {"id": "register_ps", "sources": ["app"], "event": "lost",
+   "pattern": "Failed to register function remotely due to (?P<what>[^\\n]+)",
+   "after": {"pattern": "remote target (?P<target>/job:ps/replica:\\d+/task:\\d+)(?P<what>:)?", "within": 2},
+   "cases": [{"line": "Failed to register function remotely due to Socket closed",
+              "after": "Additional GRPC error information from remote target /job:ps/replica:0/task:0:",
+              "fields": {"target": "/job:ps/replica:0/task:0", "what": "Socket closed"}},
+             {"line": "Failed to register function remotely due to Socket closed", "match": false},
+             {"line": "Failed to register function remotely due to Socket closed",
+              "after": "Additional GRPC error information from remote target /job:worker/replica:0/task:1:",
+              "match": false}]},
+  {"id": "waiting", "sources": ["app"], "event": "wait",
+   "pattern": "CreateSession still waiting for response from worker: (?P<target>/job:\\w+/replica:\\d+/task:\\d+)",
+   "after": {"pattern": "Start master session [0-9a-f]+", "within": 3, "absent": true},
+   "cases": [{"line": "CreateSession still waiting for response from worker: /job:ps/replica:0/task:0"},
+             {"line": "CreateSession still waiting for response from worker: /job:ps/replica:0/task:0",
+              "after": "Start master session 5a288b32a61167f7 with config:", "match": false}]},
+  {"id": "flood", "sources": ["app"], "event": "flood", "pattern": "flood line (?P<n>\\d+)",
+   "after": {"pattern": "^flood ends$", "within": 200},
+   "cases": [{"line": "flood line 1", "after": "flood ends"}, {"line": "flood line 1", "match": false}]},
+  {"id": "bad_within", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "after": {"pattern": "y", "within": 201}, "cases": [{"line": "x 1", "after": "y"}, {"line": "x 1", "match": false}]},
+  {"id": "unknown_key", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "after": {"pattern": "y", "within": 2, "absnet": true},
+   "cases": [{"line": "x 1", "after": "y"}, {"line": "x 1", "match": false}]},
+  {"id": "bad_after_pattern", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "after": {"pattern": "y**"}, "cases": [{"line": "x 1", "after": "y"}, {"line": "x 1", "match": false}]},
+  {"id": "case_after_without_rule_after", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "cases": [{"line": "x 1", "after": "y"}]},
+  {"id": "one_direction_only", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "after": {"pattern": "^y$"}, "cases": [{"line": "x 1", "after": "y"}]},
+  {"id": "failing_after_case", "sources": ["app"], "pattern": "x (?P<x>\\d+)",
+   "after": {"pattern": "^y$"}, "cases": [{"line": "x 1", "after": "z"}, {"line": "x 1", "match": false}]}
+]
+)json");
+        for (const char* id : {"register_ps", "waiting", "flood"}) {
+            const auto* d = findDiagnostic(*cat, id);
+            QVERIFY2(!d, d ? d->message.c_str() : id);
+        }
+        for (const char* id : {"bad_within", "unknown_key", "bad_after_pattern", "case_after_without_rule_after",
+                               "one_direction_only"}) {
+            const auto* d = findDiagnostic(*cat, id);
+            QVERIFY2(d && d->message.find("after") != std::string::npos, id);
+        }
+        const auto* failing = findDiagnostic(*cat, "failing_after_case");
+        QVERIFY(failing);
+        QVERIFY2(failing->message.find("after line does not match") != std::string::npos, failing->message.c_str());
+
+        // A file's lines in order, through one memory: nothing of these rules matches at once; the decided matches
+        // come out of the memory as "rule@line[:target]".
+        engine::ContextMemory memory;
+        std::vector<engine::LineMatch> found;
+        std::vector<std::string> decided;
+        const auto take = [&] {
+            for (const auto& p : memory.takeResolved()) {
+                if (p.match.rule->id != "register_ps" && p.match.rule->id != "waiting" && p.match.rule->id != "flood")
+                    continue;  // the catalog's own rules read these lines too
+                const auto target = p.match.captures.find("target");
+                const auto what = p.match.captures.find("what");
+                decided.push_back(p.match.rule->id + "@" + std::to_string(p.line) +
+                                  (target == p.match.captures.end() ? "" : ":" + target->second) +
+                                  (what == p.match.captures.end() || p.match.rule->id != "register_ps"
+                                       ? ""
+                                       : " (" + what->second + ")"));
+            }
+        };
+        const auto feed = [&](const std::string& line) {
+            ++memory.line;
+            memory.tag = memory.line;
+            found.clear();
+            cat->extractorSet().match(engine::SourceKind::App, line, found, &memory);
+            for (const auto& m : found)
+                QVERIFY2(m.rule->id != "register_ps" && m.rule->id != "waiting" && m.rule->id != "flood",
+                         m.rule->id.c_str());
+            take();
+        };
+        const std::string reg = "E tensorflow/core/common_runtime/eager/context.cc:856] Failed to register function "
+                                "remotely due to failed to connect to all addresses";
+        feed(reg);                                                                                   // 1
+        feed("Additional GRPC error information from remote target /job:ps/replica:0/task:0:");      // 2: decides 1
+        feed(reg);                                                                                   // 3
+        feed("Additional GRPC error information from remote target /job:worker/replica:0/task:1:");  // 4: not ps
+        feed("This could happen if the remote target has been disconnected from the client.");       // 5
+        feed("Additional GRPC error information from remote target /job:ps/replica:0/task:0:");      // 6: 3 too far
+        const std::string wait = "I tensorflow/core/distributed_runtime/master.cc:221] CreateSession still waiting "
+                                 "for response from worker: /job:ps/replica:0/task:0";
+        feed(wait);                                                                            // 7
+        feed("I master_session.cc:1004] Start master session f91644049046b05a with config:");  // 8: cancels 7
+        feed(wait);                                                                            // 9
+        feed("step 1");                                                                        // 10
+        feed("step 2");                                                                        // 11
+        feed("step 3");                                                                        // 12
+        QCOMPARE(decided.size(), std::size_t(1));
+        feed("step 4");  // 13: no session start within 3 lines of 9: it holds
+        feed(wait);      // 14: the end of the file comes before any session start
+        feed(reg);       // 15: nothing follows: no match
+        memory.finish();
+        take();
+        const std::vector<std::string> expected{
+            "register_ps@1:/job:ps/replica:0/task:0 (failed to connect to all addresses)",
+            "waiting@9:/job:ps/replica:0/task:0", "waiting@14:/job:ps/replica:0/task:0"};
+        QCOMPARE(decided, expected);
+        QVERIFY(memory.pending.empty());
+        QCOMPARE(memory.dropped, std::uint64_t(0));
+
+        // A line repeated without end: at most MaxPendingPerRule held, the oldest dropped and counted.
+        decided.clear();
+        for (int i = 0; i < 20; ++i)
+            feed("flood line " + std::to_string(i));
+        QCOMPARE(memory.pending.size(), engine::ContextMemory::MaxPendingPerRule);
+        QCOMPARE(memory.dropped, std::uint64_t(20 - engine::ContextMemory::MaxPendingPerRule));
+        feed("flood ends");
+        QCOMPARE(decided.size(), engine::ContextMemory::MaxPendingPerRule);
+        QCOMPARE(decided.front(), "flood@" + std::to_string(memory.line - engine::ContextMemory::MaxPendingPerRule));
+        QVERIFY(memory.pending.empty());
+
+        // Without a memory (a single line, no later line to come): an absent rule matches, the others never do.
+        found.clear();
+        cat->extractorSet().match(engine::SourceKind::App, wait, found);
+        QVERIFY(std::any_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "waiting"; }));
+        found.clear();
+        cat->extractorSet().match(engine::SourceKind::App, reg, found);
+        QVERIFY(std::none_of(found.begin(), found.end(), [](const auto& m) { return m.rule->id == "register_ps"; }));
+    }
+
     /// `exclude` (a line the pattern matches that is not the rule's), `map` (captured words translated, no entry
     /// and no default: not the rule's line) and `set` values that read the line's captures.
     void excludeMapAndSetTemplates()

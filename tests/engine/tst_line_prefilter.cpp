@@ -99,6 +99,8 @@ private Q_SLOTS:
                     engine::AttrMap captures;
                     if (rule.context && rule.context->required)  // needs an earlier line: a single line never matches
                         continue;
+                    if (rule.after && !rule.after->absent)  // needs a later line: likewise
+                        continue;
                     if (engine::matchRule(rule, c.line, captures))
                         alone.insert(rule.id);
                 }

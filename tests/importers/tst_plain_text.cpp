@@ -90,6 +90,7 @@ private slots:
     void contextLineNamesTheDevice();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
+    void laterLineDecidesTheRecord();
 };
 
 void TestPlainText::sniffing_data()
@@ -599,6 +600,54 @@ void TestPlainText::tracebackInnermostLinesReachTheRules()
     for (const auto& e : outcome.result->events)
         rules.push_back(e.rule);
     QVERIFY(std::count(rules.begin(), rules.end(), std::string("multiprocessing_semlock_failed")) == 1);
+}
+
+void TestPlainText::laterLineDecidesTheRecord()
+{
+    // ParameterServerStrategy names the task its function registration failed on only on the next line: the rule
+    // holds the line until then, and keeps it for a parameter server (its own line's place and time, the target
+    // from the next line), not for a worker, nor at the end of the file. The TF1 master's waiting line counts only
+    // when no session start follows it. Lines from tensorflow#57760 and tensorflow/benchmarks#65.
+    const std::string reg = "E tensorflow/core/common_runtime/eager/context.cc:856] Failed to register function "
+                            "remotely due to failed to connect to all addresses\n";
+    const std::string closed = "E tensorflow/core/common_runtime/eager/context.cc:856] Failed to register function "
+                               "remotely due to Socket closed\n";  // lines of one length in a row read as wrapped
+    const std::string wait = "I tensorflow/core/distributed_runtime/master.cc:221] CreateSession still waiting for "
+                             "response from worker: /job:ps/replica:0/task:";
+    const std::string text = "2022-09-20 09:52:30.120000: " + wait + "0\n" +  // 1: a session start follows: none
+        "2022-09-20 09:52:30.130000: I tensorflow/core/distributed_runtime/master_session.cc:1192] Start master "
+        "session c7c32c7347c2385f with config: intra_op_parallelism_threads: 1\n" +
+        "2022-09-20 09:52:31.126506: " + reg +                                                    // 3: kept
+        "Additional GRPC error information from remote target /job:ps/replica:0/task:0:\n" +      // 4
+        "This could happen if the remote target has been disconnected from the client.\n" +       // 5
+        "2022-09-20 09:52:31.136138: " + closed +                                                 // 6: a worker
+        "Additional GRPC error information from remote target /job:worker/replica:0/task:1:\n" +  // 7
+        "2022-09-20 09:52:41.000000: " + wait + "1\n" +                                           // 8: kept
+        "2022-09-20 09:52:51.136138: " + reg;                                                     // 9: the end
+    const auto outcome = tests::analyzeOneFile("worker-0.log", text);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& r = *outcome.result;
+    std::vector<std::string> seen;
+    for (const auto& e : r.events) {
+        if (e.rule != "tf_pss_register_function_ps_unreachable" && e.rule != "tf_createsession_still_waiting")
+            continue;
+        QCOMPARE(e.observations.size(), std::size_t(1));
+        const auto obs = std::find_if(r.observations.begin(), r.observations.end(),
+                                      [&](const auto& o) { return o.id == e.observations.front(); });
+        QVERIFY(obs != r.observations.end());
+        QCOMPARE(obs->time, e.time);  // the line's own time
+        seen.push_back(e.rule + "@" + std::to_string(obs->source.line) + ":" +
+                       (e.attrs.count("target") ? e.attrs.find("target")->second : std::string("-")));
+    }
+    const std::vector<std::string> expected{"tf_pss_register_function_ps_unreachable@3:/job:ps/replica:0/task:0",
+                                            "tf_createsession_still_waiting@8:/job:ps/replica:0/task:1"};
+    QCOMPARE(seen, expected);
+    // Observations stay in file order with ids 1..n.
+    for (std::size_t i = 0; i < r.observations.size(); ++i) {
+        QCOMPARE(r.observations[i].id, std::uint64_t(i + 1));
+        if (i > 0 && r.observations[i].source.file == r.observations[i - 1].source.file)
+            QVERIFY(r.observations[i].source.line > r.observations[i - 1].source.line);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPlainText)

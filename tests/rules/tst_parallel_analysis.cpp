@@ -12,6 +12,7 @@
 #include <QtTest>
 
 #include <filesystem>
+#include <set>
 
 using namespace attrib;
 namespace fs = std::filesystem;
@@ -22,20 +23,22 @@ class TestParallelAnalysis : public QObject {
 private:
     QTemporaryDir m_tmp;
 
-    static std::string analysed(const std::string& bundle, unsigned jobs, const importers::AnalyzeOptions& options = {})
+    static std::string analysed(const std::string& bundle, unsigned jobs, const importers::AnalyzeOptions& options = {},
+                                const engine::CatalogPtr& catalog = tests::sourceCatalog())
     {
-        const auto outcome = importers::analyzeBundleParallel(bundle, tests::sourceCatalog(), options, jobs);
+        const auto outcome = importers::analyzeBundleParallel(bundle, catalog, options, jobs);
         if (!outcome.result)
             return "error: " + outcome.error;
         return engine::dumpJson(engine::verdictToJson(*outcome.result)) + "\n" +
             engine::dumpJson(engine::traceToJson(outcome.result->trace));
     }
 
-    static void compareJobs(const std::string& bundle, const importers::AnalyzeOptions& options = {})
+    static void compareJobs(const std::string& bundle, const importers::AnalyzeOptions& options = {},
+                            const engine::CatalogPtr& catalog = tests::sourceCatalog())
     {
-        const std::string one = analysed(bundle, 1, options);
+        const std::string one = analysed(bundle, 1, options, catalog);
         QVERIFY2(one.rfind("error: ", 0) != 0, one.c_str());
-        const std::string four = analysed(bundle, 4, options);
+        const std::string four = analysed(bundle, 4, options, catalog);
         if (one != four) {
             std::size_t at = 0;
             while (at < one.size() && at < four.size() && one[at] == four[at])
@@ -99,6 +102,68 @@ private Q_SLOTS:
     {
         QFETCH(QString, bundle);
         compareJobs(bundle.toStdString());
+    }
+
+    /// Rules that a later line decides (`after`) hold their matches per file until the file decides them: a bundle
+    /// of several nodes' logs, with held matches kept, cancelled, dropped over the bound and left at the end of
+    /// files, beside rules that match at once, gives the same verdict and trace with 1 and 4 threads.
+    void laterLineRulesGiveTheSameResultForAnyJobs()
+    {
+        const fs::path root = m_tmp.filePath(QStringLiteral("after")).toStdString();
+        fs::create_directories(root);
+        fs::copy(ATTRIB_SOURCE_RULES_DIR, root / "rules", fs::copy_options::recursive);
+        tests::writeFile(root / "rules" / "extractors" / "after_test.json", R"json({"kind": "extractors", "rules": [
+  {"id": "after_test_lost", "sources": ["app"], "event": "tf_remote_task_lost", "symptom": "tf_remote_task_lost",
+   "pattern": "worker heartbeat missed by (?P<target>task \\d+)",
+   "after": {"pattern": "task (?P<what>declared dead)", "within": 3},
+   "cases": [{"line": "worker heartbeat missed by task 3", "after": "task declared dead"},
+             {"line": "worker heartbeat missed by task 3", "match": false}]}]}
+)json");
+        const auto catalog = rules::loadCatalog((root / "rules").string());
+        for (const auto& d : catalog->diagnostics())
+            qWarning("%s", d.str().c_str());
+        QVERIFY(catalog->diagnostics().empty());
+        // Lines of one length in a row read as a terminal-wrapped line: the causes differ in length.
+        const std::string reg = "E tensorflow/core/common_runtime/eager/context.cc:856] Failed to register function "
+                                "remotely due to ";
+        const char* causes[] = {"failed to connect to all addresses", "Socket closed", "Connection reset by peer"};
+        const std::string wait = "I tensorflow/core/distributed_runtime/master.cc:221] CreateSession still waiting "
+                                 "for response from worker: /job:ps/replica:0/task:0\n";
+        for (int n = 1; n <= 6; ++n) {
+            std::string text;
+            for (int i = 0; i < 40 * n; ++i) {
+                const std::string stamp = "2024-05-0" + std::to_string(n) + " 10:" + std::to_string(10 + i / 60) + ":" +
+                    std::to_string(10 + i % 50) + ".000000: ";
+                switch ((i + n) % 7) {
+                case 0: text += stamp + reg + causes[static_cast<std::size_t>(i) % 3] + "\n"; break;
+                case 1:
+                    text += "Additional GRPC error information from remote target /job:ps/replica:0/task:0:\n";
+                    break;
+                case 2: text += stamp + "worker heartbeat missed by task " + std::to_string(i % 5) + "\n"; break;
+                case 3: text += stamp + wait; break;
+                case 4:
+                    text += i % 3 ? stamp + "task declared dead\n" : stamp + "step " + std::to_string(i) + "\n";
+                    break;
+                case 5:
+                    text += i % 2
+                        ? stamp + "I master_session.cc:1192] Start master session c7c32c7347c2385f with config:\n"
+                        : "[rank" + std::to_string(n) +
+                            "]: RuntimeError: CUDA error: an illegal memory access was encountered\n";
+                    break;
+                default: text += stamp + wait; break;
+                }
+            }
+            tests::writeFile(root / "bundle" / "nodes" / ("node-0" + std::to_string(n)) / "worker.log", text);
+        }
+        compareJobs((root / "bundle").string(), {}, catalog);
+        const auto outcome = importers::analyzeBundleParallel((root / "bundle").string(), catalog, {}, 4);
+        QVERIFY(outcome.result);
+        std::set<std::string> ruleIds;
+        for (const auto& e : outcome.result->events)
+            ruleIds.insert(e.rule);
+        for (const char* id :
+             {"after_test_lost", "tf_pss_register_function_ps_unreachable", "tf_createsession_still_waiting"})
+            QVERIFY2(ruleIds.count(id), id);
     }
 
     /// Compressed files are inflated on the worker threads; the verdict is the one of the plain sample.

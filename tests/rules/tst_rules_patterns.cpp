@@ -46,6 +46,9 @@ private Q_SLOTS:
         for (const auto& rule : tests::sourceCatalog()->extractors())
             if (rule.re && rule.context)
                 distinct.insert(rule.context->pattern);
+        for (const auto& rule : tests::sourceCatalog()->extractors())
+            if (rule.re && rule.after)
+                distinct.insert(rule.after->pattern);
         QVERIFY(distinct.size() > 50);
         const std::set<QString> printed(m_patterns.begin(), m_patterns.end());
         QCOMPARE(printed.size(), static_cast<std::size_t>(m_patterns.size()));  // no duplicates
@@ -66,7 +69,13 @@ private Q_SLOTS:
         for (const auto& rule : tests::sourceCatalog()->extractors())
             if (rule.re && rule.context && !lineOf.count(rule.context->pattern))
                 contexts.insert(rule.context->pattern);
-        QCOMPARE(static_cast<int>(lineOf.size() + contexts.size()), static_cast<int>(m_patterns.size()));
+        std::set<std::string> afters;  // printed after the context patterns
+        for (const auto& rule : tests::sourceCatalog()->extractors())
+            if (rule.re && rule.after && !lineOf.count(rule.after->pattern) && !contexts.count(rule.after->pattern))
+                afters.insert(rule.after->pattern);
+        QVERIFY(!afters.empty());
+        QCOMPARE(static_cast<int>(lineOf.size() + contexts.size() + afters.size()),
+                 static_cast<int>(m_patterns.size()));
         int checked = 0;
         int spelled = 0;
         int supersets = 0;
