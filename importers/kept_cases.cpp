@@ -24,20 +24,31 @@ ReadFn stringReader(const std::string& bytes)
 }
 
 /// Whether the set fires `rule` on the kept texts, fed as analyze feeds one file's records (Collector::matchRecord:
-/// one context memory for the file, a line number per text).
+/// one context memory for the file, a line number per text; matches held for a later line are decided by the
+/// lines after them or at the end of the file).
 bool firesOn(const engine::ExtractorSet& set, const engine::ExtractorRule& rule, const std::vector<KeptText>& kept)
 {
     engine::ContextMemory memory;
     std::vector<engine::LineMatch> matches;
+    const auto decided = [&] {
+        for (const auto& p : memory.takeResolved())
+            if (p.match.rule->id == rule.id)
+                return true;
+        return false;
+    };
     for (const auto& k : kept) {
         ++memory.line;
+        ++memory.tag;
         matches.clear();
         set.match(k.kind, k.text, matches, &memory);
         for (const auto& m : matches)
             if (m.rule->id == rule.id)
                 return true;
+        if (decided())
+            return true;
     }
-    return false;
+    memory.finish();
+    return decided();
 }
 
 std::string joined(const std::vector<KeptText>& kept)
@@ -98,6 +109,8 @@ KeptCaseReport checkKeptCases(const engine::Catalog& catalog)
             if (!ec.context.empty())
                 lines.push_back(ec.context);
             lines.push_back(ec.line);
+            if (!ec.after.empty())
+                lines.push_back(ec.after);
             const auto kept = keptTexts(lines);
             ++report.checked;
             const bool fires = firesOn(set, rule, kept);
