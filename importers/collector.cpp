@@ -244,8 +244,23 @@ bool Collector::matchRecord(Record& r, SourceKind kind, FileState& fs)
                 ++i;
         }
     }
-    for (const std::string& further : r.messageLines)
-        any = m_extractors.match(kind, further, shard.matches, &fs.context) || any;
+    // A rule that matches a message line keeps that match only (the line's own fields), not also the one it had on
+    // the joined text that holds the line: one line, one event, as when the lines were records of their own.
+    for (const std::string& further : r.messageLines) {
+        const std::size_t before = shard.matches.size();
+        if (!m_extractors.match(kind, further, shard.matches, &fs.context))
+            continue;
+        any = true;
+        std::vector<engine::LineMatch> added(
+            std::make_move_iterator(shard.matches.begin() + static_cast<std::ptrdiff_t>(before)),
+            std::make_move_iterator(shard.matches.end()));
+        shard.matches.resize(before);
+        std::erase_if(shard.matches, [&](const engine::LineMatch& m) {
+            return std::any_of(added.begin(), added.end(),
+                               [&](const engine::LineMatch& a) { return a.rule == m.rule; });
+        });
+        std::move(added.begin(), added.end(), std::back_inserter(shard.matches));
+    }
     return any;
 }
 

@@ -393,7 +393,8 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     // `ncclSystemError: ...`, `Last error:` and its cause, a path the message printed on the next line, Ray's
     // indented actor fields. It ends at a blank line, a line with a header of its own (a logger, NCCL, Slurm),
     // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), a `====` rule, a chained
-    // traceback's words or the C++ backtrace c10 appends.
+    // traceback's words, the C++ backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
+    // `Caught X in DataLoader worker process N.` then `Original Traceback (most recent call last):` and its frames).
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
         rec.kind != tb.first.kind)
         return false;
@@ -407,7 +408,9 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     const bool indented = !body.empty() && (body[0] == ' ' || body[0] == '\t');
     return !piece.empty() && !isRule(piece) && !startsException(piece) && !isSlurmLine(piece) &&
         (indented || !isLoggerLine(piece)) && !startsWith(piece, "During handling of the above exception") &&
-        !startsWith(piece, "The above exception was the direct cause") && !startsWith(piece, "Exception raised from ");
+        !startsWith(piece, "The above exception was the direct cause") &&
+        !startsWith(piece, "Exception raised from ") && !startsWith(piece, "Original Traceback") &&
+        !startsWith(piece, "File \"");
 }
 
 bool TracebackJoiner::finish(Open& tb, const RecordSink& sink)
