@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace attrib::engine {
 
@@ -195,63 +196,70 @@ std::shared_ptr<const LazyRegex> Catalog::Loader::compileSidePattern(const std::
     return std::make_shared<const LazyRegex>(pattern, options, re.ProgramSize());
 }
 
-/// `"context": {"pattern": P, "within": N, "required": B}`: an earlier line (1 <= N <= MaxContextLines lines before)
-/// the rule needs (or, not required, reads its fields from).
+namespace {
+
+/// A neighbouring line a rule needs: `{"pattern": P, "within": N, "<flag>": B}` (1 <= N <= MaxContextLines). Unknown
+/// keys are refused: a misspelt flag would turn the rule around silently.
+struct SideLine {
+    std::string pattern;
+    std::uint32_t within = 1;
+    bool flag = false;
+};
+
+std::optional<SideLine> readSideLine(const json& c, const char* flagKey, bool flagDefault)
+{
+    if (!c.is_object())
+        return std::nullopt;
+    for (const auto& [key, value] : c.items())
+        if (key != "pattern" && key != "within" && key != flagKey)
+            return std::nullopt;
+    const json within = c.value("within", json(1));
+    const json flag = c.value(flagKey, json(flagDefault));
+    if (!c.contains("pattern") || !c["pattern"].is_string() || c["pattern"].empty() || !within.is_number_integer() ||
+        within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines || !flag.is_boolean())
+        return std::nullopt;
+    return SideLine{c["pattern"].get<std::string>(), static_cast<std::uint32_t>(within.get<std::int64_t>()),
+                    flag.get<bool>()};
+}
+
+}  // namespace
+
+/// `"context"` (an earlier line, `required` by default) and `"after"` (a later line that must follow, or with
+/// `absent` must not): both read by readSideLine, the pattern compiled like the rule's own.
 bool Catalog::Loader::parseContext(const json& r, const std::string& pointer, ExtractorRule& rule)
 {
     if (!r.is_object() || !r.contains("context"))
         return true;
     const int line = lineAt(JsonPositions::child(pointer, "context"));
-    const json& c = r["context"];
-    const json within = c.is_object() ? c.value("within", json(1)) : json();
-    const json required = c.is_object() ? c.value("required", json(true)) : json();
-    if (!c.is_object() || !c.contains("pattern") || !c["pattern"].is_string() || c["pattern"].empty() ||
-        !within.is_number_integer() || within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines ||
-        !required.is_boolean()) {
+    const auto side = readSideLine(r["context"], "required", true);
+    if (!side) {
         error(rule.id, line,
               "'context' must be {\"pattern\": STRING, \"within\": 1.." + std::to_string(MaxContextLines) +
                   ", \"required\": BOOL}; rule left out");
         return false;
     }
-    ExtractorContext context;
-    context.required = required.get<bool>();
-    context.pattern = c["pattern"].get<std::string>();
-    context.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
-    context.re = compileSidePattern(rule.id, line, "context", context.pattern);
+    ExtractorContext context{side->pattern, compileSidePattern(rule.id, line, "context", side->pattern), side->within,
+                             side->flag};
     if (!context.re)
         return false;
     rule.context = std::move(context);
     return true;
 }
 
-/// `"after": {"pattern": P, "within": N, "absent": B}`: a later line (1 <= N <= MaxContextLines lines after) that must
-/// follow the rule's line (or, absent, must not). Unknown keys are refused: a misspelt `absent` would turn the rule
-/// around silently.
 bool Catalog::Loader::parseAfter(const json& r, const std::string& pointer, ExtractorRule& rule)
 {
     if (!r.is_object() || !r.contains("after"))
         return true;
     const int line = lineAt(JsonPositions::child(pointer, "after"));
-    const json& a = r["after"];
-    const json within = a.is_object() ? a.value("within", json(1)) : json();
-    const json absent = a.is_object() ? a.value("absent", json(false)) : json();
-    bool known = a.is_object();
-    if (known)
-        for (const auto& [key, value] : a.items())
-            known = known && (key == "pattern" || key == "within" || key == "absent");
-    if (!known || !a.contains("pattern") || !a["pattern"].is_string() || a["pattern"].empty() ||
-        !within.is_number_integer() || within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines ||
-        !absent.is_boolean()) {
+    const auto side = readSideLine(r["after"], "absent", false);
+    if (!side) {
         error(rule.id, line,
               "'after' must be {\"pattern\": STRING, \"within\": 1.." + std::to_string(MaxContextLines) +
                   ", \"absent\": BOOL}; rule left out");
         return false;
     }
-    ExtractorAfter after;
-    after.absent = absent.get<bool>();
-    after.pattern = a["pattern"].get<std::string>();
-    after.within = static_cast<std::uint32_t>(within.get<std::int64_t>());
-    after.re = compileSidePattern(rule.id, line, "after", after.pattern);
+    ExtractorAfter after{side->pattern, compileSidePattern(rule.id, line, "after", side->pattern), side->within,
+                         side->flag};
     if (!after.re)
         return false;
     rule.after = std::move(after);
