@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Launcher-prefix and stamp stripping of application lines, kernel and Slurm tags, year inference.
+// Launcher-prefix stripping of application lines (the stamps between them: format_stamps.cpp), kernel and Slurm
+// tags, year inference.
 #include "importers/format_prefix.h"
+#include "importers/format_stamps.h"
 
 #include "engine/number.h"
-#include "engine/stamp_fields.h"
-#include "importers/timestamps.h"
 
-#include <algorithm>
 #include <array>
 #include <cctype>
-#include <charconv>
 
 namespace attrib::importers::detail {
 
@@ -21,7 +19,10 @@ bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigi
         ++end;
     if (end == pos || end - pos > maxDigits)
         return false;
-    std::from_chars(s.data() + pos, s.data() + end, out);
+    const auto value = engine::parseInteger<int>(s.substr(pos, end - pos));
+    if (!value)
+        return false;
+    out = *value;
     pos = end;
     return true;
 }
@@ -57,11 +58,6 @@ bool isHostName(std::string_view s)
 namespace {
 
 using engine::isDigit;
-
-bool isGlogLevel(char c)
-{
-    return c == 'I' || c == 'W' || c == 'E' || c == 'F';
-}
 
 /// `[rank3]:` plus the one space PyTorch puts before Python output (indentation after it is kept).
 bool stripRank(std::string_view& s, int& rank)
@@ -209,196 +205,6 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
     host = s.substr(1, colon - 1);
     s = skipSpaces(s.substr(pos + 2));
     return true;
-}
-
-/// Month of a glog stamp that starts at the level letter: `E1206` -> 12, `E321` -> 3.
-int glogMonth(std::string_view s)
-{
-    std::size_t digits = 1;
-    while (digits < s.size() && isDigit(s[digits]))
-        ++digits;
-    --digits;
-    if (digits == 3)
-        return s[1] - '0';
-    return (s[1] - '0') * 10 + (s[2] - '0');
-}
-
-/// Parses a glog stamp starting at the level letter; sets a year-inferred time when a year is known.
-std::size_t takeGlogStamp(std::string_view s, YearTracker& years, ParsedLine& out)
-{
-    const auto probe = parseGlog(s, 2000);  // a leap year, so Feb 29 is not rejected before the year is known
-    if (!probe)
-        return 0;
-    const int year = years.yearFor(glogMonth(s));
-    if (year != 0)
-        if (const auto stamp = parseGlog(s, year))
-            offerTime(out, stamp->time, TimeSource::YearInferred);
-    return probe->length;
-}
-
-/// `[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] `, `[E1111 17:10:53] ` or `[E ProcessGroupNCCL.cpp:737] `.
-bool stripGlogBracket(std::string_view& s, YearTracker& years, ParsedLine& out)
-{
-    if (s.size() < 4 || s[0] != '[' || !isGlogLevel(s[1]))
-        return false;
-    std::size_t pos = 0;
-    if (s[2] == ' ') {
-        pos = 3;  // old c10 form without a stamp: the next token must be `file:line]`
-        const std::size_t close = s.find(']', pos);
-        const std::size_t colon = s.find(':', pos);
-        if (close == std::string_view::npos || colon > close || s.substr(pos, close - pos).find(' ') != s.npos)
-            return false;
-        pos = close;
-    } else {
-        const std::size_t length = takeGlogStamp(s.substr(1), years, out);
-        if (length == 0)
-            return false;
-        pos = s.find(']', 1 + length);
-        if (pos == std::string_view::npos || pos > 1 + length + 200)
-            return false;
-    }
-    s = skipSpaces(s.substr(pos + 1));
-    return true;
-}
-
-/// Newer torch elastic: `E0325 20:57:27.620000 2606 site-packages/.../api.py:869] msg`.
-bool stripBareGlog(std::string_view& s, YearTracker& years, ParsedLine& out)
-{
-    const auto probe = s.empty() || !isGlogLevel(s[0]) ? std::nullopt : parseGlog(s, 2000);
-    if (!probe)
-        return false;
-    const std::size_t length = probe->length;
-    const std::size_t close = s.find("] ", length);
-    if (close == std::string_view::npos || close > length + 300)
-        return false;
-    const std::string_view between = s.substr(length, close - length);
-    if (between.find(':') == std::string_view::npos || between.find('[') != std::string_view::npos)
-        return false;
-    takeGlogStamp(s, years, out);
-    s = skipSpaces(s.substr(close + 2));
-    return true;
-}
-
-/// `[2026-04-22 21:34:20,123] ` (Python logging) or `[2026-04-29T23:36:37.809] `.
-bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks)
-{
-    if (!charAt(s, 0, '['))
-        return false;
-    const auto stamp = parseIso8601(s.substr(1));
-    if (!stamp || !charAt(s, 1 + stamp->length, ']'))
-        return false;
-    offerTime(out, stamp->time, TimeSource::Absolute);
-    marks |= s[11] == ' ' ? MarkPyLog : MarkIso;
-    s = skipSpaces(s.substr(stamp->length + 2));
-    return true;
-}
-
-/// UCX's `[1701292112.829711] ` Unix-time stamp.
-bool stripEpochBracket(std::string_view& s, ParsedLine& out)
-{
-    const auto stamp = parseEpochBracket(s);
-    if (!stamp || !charAt(s, stamp->length, ' '))
-        return false;
-    offerTime(out, stamp->time, TimeSource::Absolute);
-    s = skipSpaces(s.substr(stamp->length));
-    return true;
-}
-
-/// A bare ISO stamp added by a log collector, followed by a space.
-bool stripBareIso(std::string_view& s, ParsedLine& out)
-{
-    if (s.empty() || !isDigit(s[0]))
-        return false;
-    const auto stamp = parseIso8601(s);
-    if (!stamp)
-        return false;
-    // `2019-06-02T16:13:44.884Z: [1,12]<stdout>:...` (a collector's stamp closed by a colon) as well as `... `.
-    std::size_t end = stamp->length;
-    if (end + 1 < s.size() && s[end] == ':' && s[end + 1] == ' ')
-        ++end;
-    if (end < s.size() && s[end] != ' ')
-        return false;
-    offerTime(out, stamp->time, TimeSource::Absolute);
-    s = skipSpaces(s.substr(end));
-    return true;
-}
-
-bool isLogLevel(std::string_view word)
-{
-    static constexpr std::array<std::string_view, 6> levels = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL"};
-    return std::find(levels.begin(), levels.end(), word) != levels.end();
-}
-
-/// Python logging's `%(name)s %(levelname)s (%(asctime)s) - %(message)s`, as submitit writes it: the stamp is
-/// taken and the line kept whole (the logger name and level are part of what rules read). Only the first two
-/// words are looked at: this runs on every unstamped application line.
-void takeLoggerStamp(std::string_view s, ParsedLine& out)
-{
-    const std::size_t nameEnd = s.find(' ');
-    if (nameEnd == 0 || nameEnd > 64 || nameEnd == std::string_view::npos)
-        return;
-    const std::size_t levelEnd = s.find(' ', nameEnd + 1);
-    if (levelEnd == std::string_view::npos || !charAt(s, levelEnd + 1, '(') ||
-        !isLogLevel(s.substr(nameEnd + 1, levelEnd - nameEnd - 1)))
-        return;
-    const std::size_t open = levelEnd + 2;
-    const auto stamp = parseIso8601(s.substr(open));
-    if (stamp && charAt(s, open + stamp->length, ')'))
-        offerTime(out, stamp->time, TimeSource::Absolute);
-}
-
-/// Skips ` | ` between two table columns, with any padding (FreeIPMI pads its columns); false when it is not there.
-bool skipColumnBar(std::string_view s, std::size_t& pos)
-{
-    std::size_t p = pos;
-    while (p < s.size() && s[p] == ' ')
-        ++p;
-    if (p == pos || !charAt(s, p++, '|'))
-        return false;
-    while (p < s.size() && s[p] == ' ')
-        ++p;
-    pos = p;
-    return true;
-}
-
-/// A BMC event-log row (`ipmitool sel list`, FreeIPMI `ipmi-sel`): `   1 | 06/22/2021 | 10:24:13 | Power Supply ...`
-/// or `57 | Oct-02-2025 | 03:11:47 | ...`. The date and time columns are taken as the line's time and the row kept
-/// whole (rules read its columns). The BMC's clock, in its own zone (usually UTC).
-void takeSelStamp(std::string_view s, ParsedLine& out)
-{
-    std::size_t pos = 0;
-    while (pos < s.size() && s[pos] == ' ')
-        ++pos;
-    const std::size_t idStart = pos;
-    while (pos < s.size() && std::isxdigit(static_cast<unsigned char>(s[pos])))
-        ++pos;
-    if (pos == idStart || pos - idStart > 8 || !skipColumnBar(s, pos))
-        return;
-    int month = 0;
-    int day = 0;
-    int year = 0;
-    if (std::isdigit(static_cast<unsigned char>(s[pos]))) {  // MM/DD/YYYY
-        if (!readInt(s, pos, month, 2) || !charAt(s, pos++, '/') || !readInt(s, pos, day, 2) ||
-            !charAt(s, pos++, '/') || !readInt(s, pos, year, 4))
-            return;
-    } else {  // Mon-DD-YYYY
-        month = monthFromAbbrev(s.substr(pos, 3));
-        pos += 3;
-        if (month == 0 || !charAt(s, pos++, '-') || !readInt(s, pos, day, 2) || !charAt(s, pos++, '-') ||
-            !readInt(s, pos, year, 4))
-            return;
-    }
-    int hour = 0;
-    int minute = 0;
-    int second = 0;
-    if (!skipColumnBar(s, pos))
-        return;
-    if (!readInt(s, pos, hour, 2) || !charAt(s, pos++, ':') || !readInt(s, pos, minute, 2) || !charAt(s, pos++, ':') ||
-        !readInt(s, pos, second, 2) || !skipColumnBar(s, pos))
-        return;
-    if (year < 1990 || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
-        return;  // `Pre-Init` rows and a BMC clock never set (01/01/1970) carry no usable time
-    offerTime(out, engine::makeTime(year, month, day, hour, minute, second), TimeSource::Absolute);
 }
 
 /// One round of prefix stripping; returns the mark of what was removed, 0 when nothing was.
