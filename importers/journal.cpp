@@ -3,13 +3,13 @@
 // binary fields as KEY\n<64-bit LE length><bytes>\n, entries separated by an empty line). Kernel entries keep
 // their message (embedded newlines joined); other entries read `IDENT[PID]: message`. The realtime stamp is the
 // time; the monotonic stamp (seconds since that boot) lets raw dmesg files of the same node be placed in time.
+#include "engine/number.h"
 #include "importers/multiline.h"
 #include "importers/records.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
 #include <vector>
 
@@ -47,11 +47,10 @@ struct JournalFields {
 
 TimeNs micros(const std::string& s)
 {
-    long long value = 0;
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-    if (ec != std::errc() || ptr != s.data() + s.size() || value < 0 || value > 7'000'000'000'000'000LL)
+    const auto value = engine::parseIntegerIn<long long>(s, 0, 7'000'000'000'000'000LL);
+    if (!value)
         return engine::NoTime;
-    return static_cast<TimeNs>(value) * 1000;
+    return static_cast<TimeNs>(*value) * 1000;
 }
 
 /// Fills `r` from an entry; false when the entry has no message.

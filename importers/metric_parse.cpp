@@ -2,10 +2,9 @@
 // Prometheus exposition lines, numeric cells and time cells, by hand (no regex).
 #include "importers/metric_parse.h"
 
+#include "engine/number.h"
 #include "importers/timestamps.h"
 
-#include <charconv>
-#include <cmath>
 #include <string>
 
 namespace attrib::importers::detail {
@@ -69,10 +68,10 @@ bool parseLabels(std::string_view s, std::size_t& pos, std::map<std::string, std
 bool parseDouble(std::string_view token, double& value)
 {
     // NaN and +-Inf samples carry no usable value for counter or threshold conditions.
-    if (!token.empty() && token[0] == '+')
-        token.remove_prefix(1);
-    const auto [ptr, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
-    return ec == std::errc() && ptr == token.data() + token.size() && std::isfinite(value);
+    const auto parsed = engine::parseFinite(token);
+    if (parsed)
+        value = *parsed;
+    return parsed.has_value();
 }
 
 }  // namespace
@@ -102,12 +101,11 @@ bool parsePrometheusLine(std::string_view line, PromSample& out)
     out.time = engine::NoTime;
     if (space != std::string_view::npos) {
         const std::string_view stamp = trim(rest.substr(space));
-        long long ms = 0;
-        const auto [ptr, ec] = std::from_chars(stamp.data(), stamp.data() + stamp.size(), ms);
         // Milliseconds up to year ~2190: beyond that nanoseconds overflow 64 bits.
-        if (ec != std::errc() || ptr != stamp.data() + stamp.size() || ms < 0 || ms > 7'000'000'000'000LL)
+        const auto ms = engine::parseIntegerIn<long long>(stamp, 0, 7'000'000'000'000LL);
+        if (!ms)
             return false;
-        out.time = static_cast<engine::TimeNs>(ms) * engine::NsPerMs;
+        out.time = static_cast<engine::TimeNs>(*ms) * engine::NsPerMs;
     }
     return true;
 }

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cctype>
-#include <charconv>
 
 namespace attrib::importers {
 
@@ -13,6 +12,15 @@ namespace {
 
 using engine::isDigit;
 using namespace engine::stamp;
+
+/// Number of decimal digits from `pos` on.
+std::size_t digitRun(std::string_view s, std::size_t pos)
+{
+    std::size_t end = pos;
+    while (end < s.size() && isDigit(s[end]))
+        ++end;
+    return end - pos;
+}
 
 /// Day of month, zero- or space-padded to two columns, or a single digit followed by a space.
 bool readPaddedDay(std::string_view s, std::size_t& pos, int& day)
@@ -118,18 +126,17 @@ std::optional<StampMatch> parseBracketSeconds(std::string_view s, std::int64_t l
         ++pos;
     if (pos >= s.size() || !isDigit(s[pos]))
         return std::nullopt;
-    std::int64_t seconds = 0;
-    const char* begin = s.data() + pos;
-    const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), seconds);
-    if (ec != std::errc() || end == begin || end - begin > 11 || seconds < low || seconds >= high)
+    const std::size_t digits = digitRun(s, pos);
+    const auto seconds = digits <= 11 ? engine::parseInteger<std::int64_t>(s.substr(pos, digits)) : std::nullopt;
+    if (!seconds || *seconds < low || *seconds >= high)
         return std::nullopt;
-    pos += static_cast<std::size_t>(end - begin);
+    pos += digits;
     long nanos = 0;
     const std::size_t fractionStart = pos;
     readFraction(s, pos, nanos, false);
     if (pos == fractionStart || !expect(s, pos, ']'))
         return std::nullopt;
-    return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
+    return StampMatch{*seconds * engine::NsPerSec + nanos, pos, false};
 }
 
 constexpr std::int64_t EpochLow = 1'000'000'000LL;   // 2001-09-09 as Unix time, 31 years as an uptime
@@ -187,18 +194,17 @@ std::optional<StampMatch> parseDmesgDelta(std::string_view s)
         ++pos;
     if (!expect(s, pos, '+'))
         return std::nullopt;
-    std::int64_t seconds = 0;
-    const char* begin = s.data() + pos;
-    const auto [end, ec] = std::from_chars(begin, s.data() + s.size(), seconds);
-    if (ec != std::errc() || end == begin || end - begin > 10)
+    const std::size_t digits = digitRun(s, pos);
+    const auto seconds = digits <= 10 ? engine::parseInteger<std::int64_t>(s.substr(pos, digits)) : std::nullopt;
+    if (!seconds)
         return std::nullopt;
-    pos += static_cast<std::size_t>(end - begin);
+    pos += digits;
     long nanos = 0;
     const std::size_t fractionStart = pos;
     readFraction(s, pos, nanos, false);
     if (pos == fractionStart || (angle && !expect(s, pos, '>')) || !expect(s, pos, ']'))
         return std::nullopt;
-    return StampMatch{seconds * engine::NsPerSec + nanos, pos, false};
+    return StampMatch{*seconds * engine::NsPerSec + nanos, pos, false};
 }
 
 std::optional<StampMatch> parseGlog(std::string_view s, int year)

@@ -4,6 +4,8 @@
 
 #include "engine/store/sqlite_db.h"
 
+#include "engine/number.h"
+
 #include <chrono>
 #include <filesystem>
 
@@ -51,9 +53,15 @@ bool readCompleteIndex(SqliteDb& db, const std::string& bundleHash, Tokenizer to
         metaValue(db, "tokenizer") != toString(tokenizer) || metaValue(db, "format") != IndexFormat)
         return false;
     stats.files = static_cast<std::uint64_t>(db.scalarInt("SELECT count(*) FROM files").value_or(0));
-    stats.lines = std::stoull(metaValue(db, "lines"));
-    stats.logBytes = std::stoull(metaValue(db, "log_bytes"));
-    stats.buildSeconds = std::stod(metaValue(db, "build_seconds"));
+    // A figure that does not read (a damaged or hand-edited file) makes the index incomplete: it is rebuilt.
+    const auto lines = engine::parseInteger<std::uint64_t>(metaValue(db, "lines"));
+    const auto logBytes = engine::parseInteger<std::uint64_t>(metaValue(db, "log_bytes"));
+    const auto buildSeconds = engine::parseFinite(metaValue(db, "build_seconds"));
+    if (!lines || !logBytes || !buildSeconds)
+        return false;
+    stats.lines = *lines;
+    stats.logBytes = *logBytes;
+    stats.buildSeconds = *buildSeconds;
     Statement errors(db, "SELECT path || ': ' || error FROM files WHERE error IS NOT NULL ORDER BY file");
     while (errors.step())
         stats.errors.push_back(errors.text(0));

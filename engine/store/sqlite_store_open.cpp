@@ -5,9 +5,11 @@
 #include "engine/store/sqlite_case_store.h"
 #include "engine/store/sqlite_db.h"
 
-#include <charconv>
+#include "engine/number.h"
+
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 namespace fs = std::filesystem;
 
@@ -60,12 +62,11 @@ void checkHeader(const std::string& path)
 
 int parseVersion(const std::string& path, const std::string& text)
 {
-    int v = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || v < 1)
+    const auto v = engine::parseIntegerIn<int>(text, 1, std::numeric_limits<int>::max());
+    if (!v)
         throw StoreError(StoreError::Kind::NotDatabase,
                          path + ": store_meta.schema_version is \"" + text + "\", not a version number");
-    return v;
+    return *v;
 }
 
 std::string tableList(SqliteDb& db)
