@@ -33,10 +33,15 @@ bool isArchive(const fs::path& p)
 std::string describe(const AnalysisResult& r)
 {
     std::string s = verdictLabel(r);
-    if (r.verdict.rootCause)
-        s += " " + r.verdict.rootCause->symptomId;
-    else if (!r.verdict.candidates.empty())
-        s += " " + std::to_string(r.verdict.candidates.size()) + " candidates";
+    // Appended piece by piece: `" " + std::to_string(...)` trips GCC 12's false -Wrestrict at -O3.
+    if (r.verdict.rootCause) {
+        s += ' ';
+        s += r.verdict.rootCause->symptomId;
+    } else if (!r.verdict.candidates.empty()) {
+        s += ' ';
+        s += std::to_string(r.verdict.candidates.size());
+        s += " candidates";
+    }
     return s;
 }
 
