@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <iterator>
 #include <tuple>
 
 namespace attrib::importers::detail {
@@ -489,6 +490,26 @@ void Collector::reportProgress(std::uint64_t done)
                                  m_progressMax, m_bytesTotal);
 }
 
+/// Moves `part` to the end of `into`, which grows by doubling and keeps an eighth of its size free (for what the
+/// early rules add to the events: at the exact size the first rule that adds one would copy them all). A file's
+/// part joins as soon as it is read, so its small vectors go back to the heap for the next file to reuse: kept
+/// until the last file (and then joined), they held heap pages that stayed resident next to the joined copy, the
+/// evidence's structs twice at the memory peak of a large bundle. A joined vector this large lives in a mapping of
+/// its own (app/cli/main.cpp): capacity not yet used is not resident, and the block a doubling leaves is given
+/// back at once.
+namespace {
+
+template <class T> void appendWithRoom(std::vector<T>& into, std::vector<T>& part)
+{
+    const std::size_t size = into.size() + part.size();
+    if (size + size / 8 > into.capacity())
+        into.reserve(std::max(2 * into.capacity(), size + size / 8));
+    into.insert(into.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+    std::exchange(part, {});
+}
+
+}  // namespace
+
 void Collector::absorb(std::size_t index, FileShard&& shard)
 {
     const std::uint64_t base = m_nextObservation - 1;
@@ -498,15 +519,9 @@ void Collector::absorb(std::size_t index, FileShard&& shard)
     for (auto& e : shard.events)
         for (auto& id : e.observations)
             id += base;
-    // Kept per file until the last one is in (finish joins them into vectors of the exact size): one growing
-    // vector would hold up to three times the events at each doubling, the memory peak of a large bundle.
-    if (!shard.observations.empty()) {
-        shard.observations.shrink_to_fit();
-        m_observationParts.push_back(std::move(shard.observations));
-    }
-    if (!shard.events.empty()) {
-        shard.events.shrink_to_fit();
-        m_eventParts.push_back(std::move(shard.events));
+    if (m_pass == Pass::Analysis) {
+        appendWithRoom(m_result.observations, shard.observations);
+        appendWithRoom(m_events, shard.events);
     }
     m_leads.absorb(std::move(shard.leads));
     m_boot.absorb(shard.boot);

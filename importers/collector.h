@@ -143,7 +143,7 @@ private:
     void describe(const ReaderStats& stats, const FileState& fs, engine::FileCoverage& cov) const;
     void convertBootRelative(std::vector<engine::FileCoverage>& coverage);
     void pairBootTimes();
-    void joinParts(std::size_t moreObservations, std::size_t moreEvents);
+    void makeRoom(std::size_t moreObservations, std::size_t moreEvents);
     void renumber();
 
     const engine::Catalog& m_catalog;
@@ -153,9 +153,7 @@ private:
     const engine::ExtractorSet& m_extractors;  ///< the catalog's, compiled once
     engine::MetricEvaluator m_metrics;
     BootClock m_boot;
-    std::vector<std::vector<engine::Observation>> m_observationParts;  ///< per absorbed file, joined by finish
-    std::vector<std::vector<engine::Event>> m_eventParts;
-    std::vector<engine::Event> m_events;
+    std::vector<engine::Event> m_events;  ///< every absorbed file's events (their observations: m_result's)
     std::uint64_t m_nextObservation = 1;
     std::atomic<std::uint64_t> m_bytesDone{0};
     std::uint64_t m_bytesTotal = 0;

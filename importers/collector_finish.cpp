@@ -159,25 +159,12 @@ void Collector::convertBootRelative(std::vector<FileCoverage>& coverage)
     }
 }
 
-/// The files' observations and events in one vector each, of the exact size (with room for `more` of each
-/// still to come); each file's part is freed as soon as it is moved. The events get an eighth more room for what
-/// the early rules add (NCCL peers, hang culprits): at the exact size the first rule that adds one would copy them
-/// all, twice the events at the memory peak.
-void Collector::joinParts(std::size_t moreObservations, std::size_t moreEvents)
+/// Room for the `more` observations and events still to come, the events' eighth for the early rules included.
+void Collector::makeRoom(std::size_t moreObservations, std::size_t moreEvents)
 {
-    auto join = [](auto& parts, auto& into, std::size_t more, std::size_t headroomDivisor) {
-        std::size_t total = into.size() + more;
-        for (const auto& part : parts)
-            total += part.size();
-        into.reserve(headroomDivisor ? total + total / headroomDivisor : total);
-        for (auto& part : parts) {
-            std::move(part.begin(), part.end(), std::back_inserter(into));
-            std::exchange(part, {});
-        }
-        parts.clear();
-    };
-    join(m_observationParts, m_result.observations, moreObservations, 0);
-    join(m_eventParts, m_events, moreEvents, 8);
+    m_result.observations.reserve(m_result.observations.size() + moreObservations);
+    const std::size_t events = m_events.size() + moreEvents;
+    m_events.reserve(events + events / 8);
 }
 
 void Collector::renumber()
@@ -213,7 +200,7 @@ std::vector<Event> Collector::finish(std::vector<FileCoverage>& coverage)
     applyContext();
     m_metrics.setWindow(m_result.context.start, m_result.context.end);
     auto metrics = m_metrics.finish(m_nextObservation);
-    joinParts(metrics.evidence.size(), metrics.events.size());
+    makeRoom(metrics.evidence.size(), metrics.events.size());
     convertBootRelative(coverage);  // the metric samples' times are absolute: added after
     for (auto& o : metrics.evidence)
         m_result.observations.push_back(std::move(o));

@@ -137,7 +137,7 @@ private:
     std::map<Key, Group> groupTimeouts(const std::vector<Event>& events) const;
     RankFacts collectFacts(const std::vector<Event>& events, const ExecutionContext& context,
                            const std::map<Key, Group>& groups) const;
-    std::set<int> expectedRanks(const RankFacts& facts, const Group& g, RankFacts& view) const;
+    std::set<int> expectedRanks(RankFacts& facts, const Group& g) const;
     bool oneOutput(const Group& g, const RankFacts& facts, const ExecutionContext& context) const;
     std::string whyCulprit(int rank, const Group& g, const RankFacts& facts) const;
     void emitMismatch(const Group& g, const RankFacts& facts, std::vector<Event>& out, TraceSink& trace) const;
@@ -227,20 +227,21 @@ RankFacts NcclHangCulprit::collectFacts(const std::vector<Event>& events, const 
     return f;
 }
 
-std::set<int> NcclHangCulprit::expectedRanks(const RankFacts& facts, const Group& g, RankFacts& view) const
+/// The ranks expected in collective `g`. For a sub-group, `facts` becomes that group's view (its PG-local ranks'
+/// nodes, no GPUs): changed in place, as a copy of every rank's facts was a large item of the memory peak.
+std::set<int> NcclHangCulprit::expectedRanks(RankFacts& facts, const Group& g) const
 {
     const std::string& pg = g.key.first;
-    view = facts;
     std::set<int> expected;
     if (pg != "0" && pg != "?") {
         // A sub-group's watchdog names PG-local ranks: its members are the ranks that logged lines of that PG.
-        view.node.clear();
-        view.gpu.clear();
-        view.seen.clear();
+        facts.node.clear();
+        facts.gpu.clear();
+        facts.seen.clear();
         for (const auto& [rank, e] : facts.pgRanks.at(pg)) {
             expected.insert(rank);
-            view.seen.insert(rank);
-            view.node[rank] = e->node;
+            facts.seen.insert(rank);
+            facts.node[rank] = e->node;
         }
         return expected;
     }
@@ -419,9 +420,8 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
     for (const auto& [key, group] : groups)
         if (!g || group.ranks.size() > g->ranks.size())
             g = &group;
-    const RankFacts all = collectFacts(events, context, groups);
-    RankFacts facts;
-    const std::set<int> expected = expectedRanks(all, *g, facts);
+    RankFacts facts = collectFacts(events, context, groups);
+    const std::set<int> expected = expectedRanks(facts, *g);
     TraceStep look;
     look.phase = TracePhase::Early;
     look.rule = id();
