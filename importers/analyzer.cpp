@@ -291,8 +291,8 @@ void addLeads(AnalysisResult& result, const Catalog& catalog, const AnalyzeOptio
 {
     std::string error;
     const auto entries = listAny(path, limits, error);
-    if (entries.size() !=
-        result.files.size())  // the bundle changed under the analysis: no leads rather than wrong ones
+    // The bundle changed under the analysis: no leads rather than wrong ones.
+    if (entries.size() != result.files.size())
         return;
     detail::Collector collector(catalog, options, result, detail::Collector::Pass::Leads);
     collector.setBytesTotal(total);
