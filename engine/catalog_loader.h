@@ -71,6 +71,8 @@ struct Catalog::Loader {
     std::shared_ptr<const LazyRegex> compileSidePattern(const std::string& ruleId, int line, const char* what,
                                                         const std::string& pattern);
     bool parseMap(const json& r, const std::string& pointer, ExtractorRule& rule);
+    /// Frees every inline case and case result of a loaded catalog (CaseDetail::CountsOnly).
+    static void dropCases(Catalog& cat);
 };
 
 /// A string member of an object, or `fallback` (never throws).

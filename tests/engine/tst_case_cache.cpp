@@ -6,6 +6,7 @@
 #include "catalog_fixtures.h"
 #include "engine/case_cache.h"
 #include "engine/catalog.h"
+#include "engine/extractor.h"
 
 #include <nlohmann/json.hpp>
 
@@ -142,6 +143,33 @@ private Q_SLOTS:
         engine::writeCaseOutcome(m_cache.string(), "key-c", outcome);
         QVERIFY(!engine::readCaseOutcome(m_cache.string(), "key-c"));
         QCOMPARE(entries(m_cache).size(), std::size_t(1));  // nothing written aside either
+    }
+
+    /// An analysis' load (CaseDetail::CountsOnly) keeps the same rules and counts but frees every case: fresh or
+    /// from the kept outcome, no rule of any kind still holds one.
+    void countsOnlyFreesTheCasesAndKeepsTheRules()
+    {
+        const auto full = engine::Catalog::load(m_rules.string(), rules::builtinCodeRules(), m_cache.string());
+        for (const std::string& cache : {std::string(), m_cache.string()}) {
+            const auto lean = engine::Catalog::load(m_rules.string(), rules::builtinCodeRules(), cache,
+                                                    engine::CaseDetail::CountsOnly);
+            QCOMPARE(lean->casesPassed(), full->casesPassed());
+            QCOMPARE(lean->casesFailed(), full->casesFailed());
+            QVERIFY(lean->caseResults().empty());
+            QCOMPARE(lean->extractors().size(), full->extractors().size());
+            QVERIFY(!full->extractors().front().cases.empty());
+            for (const auto& r : lean->extractors())
+                QVERIFY2(r.cases.empty(), r.id.c_str());
+            for (const auto& r : lean->codeRules())
+                QVERIFY(r.cases.empty());
+            for (const auto& r : lean->refineRules())
+                QVERIFY(r.cases.empty());
+            for (const auto& t : lean->priorityTables())
+                QVERIFY(t.cases.empty());
+            for (const auto& m : lean->metricRules())
+                QVERIFY(m.cases.empty());
+            QVERIFY(lean->extractorSet().compiled());
+        }
     }
 
     void noFolderNoCache()
