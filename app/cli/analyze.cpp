@@ -58,6 +58,8 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
         std::cerr << "attrib: --compare and --token-file need --service URL\n";
         return 2;
     }
+    if (!o.service.url.empty() && !cli.net.analyzeWithService)
+        return relayToNet(cli);
     if (o.bundles.size() > 1 && (o.storeFile.empty() || o.json || !o.traceFile.empty())) {
         std::cerr << "attrib: several bundles need --store FILE (and take neither --json nor --trace)\n";
         return 2;
@@ -78,7 +80,7 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
     if (!o.service.url.empty()) {
         ServiceCall call = o.service;
         call.json = o.json;
-        return analyzeWithService(result, call, catalog);
+        return cli.net.analyzeWithService(result, call, catalog);
     }
     if (!o.traceFile.empty()) {
         std::ofstream trace(o.traceFile, std::ios::binary);

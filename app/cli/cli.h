@@ -19,12 +19,37 @@ class SqliteCaseStore;
 
 namespace attrib::cli {
 
-/// What the subcommands share: the program path (to find installed rules and samples) and the exit code the
-/// chosen subcommand's callback sets.
+struct CliContext;
+struct ServeOptions;
+struct ServiceCall;
+
+/// The commands that need Qt's network modules (`attrib serve`, `attrib analyze --service`) live in a second
+/// program, attrib-net (app/cli/net/): linking Qt Core, Network and HttpServer, libpq and their TLS stack costs
+/// every analysis ~10 MB of resident memory before it reads a line. attrib-net fills these in; in attrib they
+/// stay empty and the command runs attrib-net with the same arguments (relayToNet).
+struct NetCommands {
+    int (*serve)(const ServeOptions& options, const CliContext& cli) = nullptr;
+    int (*analyzeWithService)(const engine::AnalysisResult& local, const ServiceCall& call,
+                              const engine::CatalogPtr& catalog) = nullptr;
+};
+
+/// What the subcommands share: the program path (to find installed rules and samples), the arguments as given
+/// (for relayToNet), the network commands when this program has them, and the exit code the chosen subcommand's
+/// callback sets.
 struct CliContext {
     std::string executable;
+    std::vector<std::string> arguments;
+    NetCommands net;
     int exitCode = 0;
 };
+
+/// The whole command line: registers every subcommand, parses `argv` and runs the chosen one. Both programs'
+/// main() call it; attrib-net passes its network commands in `net`.
+int runCommandLine(int argc, char** argv, const NetCommands& net);
+
+/// Replaces this process by attrib-net with the same arguments (beside this program, or in the package's
+/// libexec folder); returns only when that fails, with the exit code after printing why.
+int relayToNet(const CliContext& cli);
 
 /// Loads the catalog from `--rules DIR` (or the installed / source catalog when empty). A rule file that does not
 /// load is never silent: its diagnostics go to stderr as `attrib: catalog: FILE:LINE: ...`.
@@ -48,16 +73,28 @@ void addCasesCommand(CLI::App& app, CliContext& cli);
 void addLabelCommand(CLI::App& app, CliContext& cli);
 void addServeCommand(CLI::App& app, CliContext& cli);
 
-/// `attrib analyze BUNDLE --service URL`: where the Service is and what to do with its answer.
+/// `attrib analyze BUNDLE --service URL`: where the Service is and what to do with its answer. attrib-net's
+/// analyzeWithService sends the observations of the local analysis to the Service and prints its verdict (or, with
+/// compare, both side by side); exit 1 when the Service cannot answer or, with compare, when the verdicts differ.
 struct ServiceCall {
     std::string url;
     std::string tokenFile;
     bool compare = false;
     bool json = false;
 };
-/// Sends the observations of `local` to the Service and prints its verdict (or, with compare, both side by
-/// side). Returns the exit code: 1 when the Service cannot answer or, with compare, when the verdicts differ.
-int analyzeWithService(const engine::AnalysisResult& local, const ServiceCall& call, const engine::CatalogPtr& catalog);
+
+/// `attrib serve`'s options (app/cli/serve.cpp registers them; attrib-net's runServe runs the Service).
+struct ServeOptions {
+    std::string listen = "127.0.0.1:8000";
+    std::string rulesDir;
+    std::string store;
+    std::string tokenFile;
+    std::string portFile;
+    int workers = 2;
+    int queue = 64;
+    double maxBodyMiB = 64;
+    double timeLimitSeconds = 60;
+};
 void addGenCommand(CLI::App& app, CliContext& cli);
 
 /// Opens a case store; on failure prints "attrib: <reason naming the file>" and returns nullptr.

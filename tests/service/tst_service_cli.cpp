@@ -4,6 +4,8 @@
 #include "tests/service/http_client.h"
 #include "tests/service/service_fixture.h"
 
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
@@ -70,6 +72,9 @@ private Q_SLOTS:
         QVERIFY2(code == 0, qPrintable(out));
         QVERIFY2(out.contains("verdicts agree") && out.contains("hardware_failure | hardware_failure"),
                  qPrintable(out));
+        // One row per line (the table's own line breaks, not escapes), as the attrib-net process printed it.
+        QVERIFY2(out.contains(QStringLiteral("\n  sub_domain")) && !out.contains(QStringLiteral("\\n")),
+                 qPrintable(out));
         out = run({"analyze", sample, "--service", url, "--token-file", m_tokenFile, "--json"}, code);
         QCOMPARE(code, 0);
         QVERIFY(out.contains("\"terminal_state\": \"hardware_failure\""));
@@ -83,6 +88,37 @@ private Q_SLOTS:
         QVERIFY(serve.waitForFinished(30000));
         QCOMPARE(serve.exitStatus(), QProcess::NormalExit);
         QCOMPARE(serve.exitCode(), 0);
+    }
+
+    /// attrib itself maps no Qt library (the loader's own list of what it loaded): `serve` and `--service` run in
+    /// attrib-net, so an analysis does not pay Qt's resident memory.
+    void analysisProgramMapsNoQt()
+    {
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("LD_DEBUG", "libs");
+        p.setProcessEnvironment(env);
+        p.start(ATTRIB_CLI, {"--help"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString loaded = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(loaded.contains("libre2"), qPrintable(loaded.left(2000)));  // the loader did report
+        QVERIFY2(!loaded.contains("libQt6"), qPrintable(loaded.left(2000)));
+    }
+
+    /// Without attrib-net beside it (nor in a libexec folder), attrib says why `serve` cannot run, naming the path.
+    void missingNetProgramIsNamed()
+    {
+        const QString lone = m_dir.path() + "/lone/bin";
+        QVERIFY(QDir().mkpath(lone));
+        QVERIFY(QFile::copy(ATTRIB_CLI, lone + "/attrib"));
+        QFile::setPermissions(lone + "/attrib", QFile::permissions(ATTRIB_CLI));
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(lone + "/attrib", {"serve", "--listen", "127.0.0.1:0"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString out = QString::fromUtf8(p.readAll());
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(out.contains("attrib-net") && out.contains("cannot be started"), qPrintable(out));
     }
 
     void sigtermDrainsAdmittedRequests()

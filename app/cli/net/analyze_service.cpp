@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // attrib analyze BUNDLE --service URL [--token-file F] [--compare]: the bundle's observations analysed by a
 // Service; with --compare, the local engine's verdict of the same observations beside the Service's.
-#include "app/cli/cli.h"
+#include "app/cli/net/net_commands.h"
 
 #include "engine/safe_text.h"
 #include "service/client/service_client.h"
@@ -68,11 +68,11 @@ int analyzeWithService(const engine::AnalysisResult& local, const ServiceCall& c
     }
     const std::string remote = reply.body.toStdString();
     if (!call.compare) {
-        std::cout << (call.json ? remote : "service verdict: " + engine::terminalSafe(brief(remote)) + "\n");
+        std::cout << (call.json ? remote : "service verdict: " + engine::terminalSafeBlock(brief(remote)) + "\n");
         return 0;
     }
     const auto comparison = service::compareVerdicts(service::localVerdictJson(doc, catalog), remote);
-    std::cout << engine::terminalSafe(comparison.text("local", "service"));
+    std::cout << engine::terminalSafeBlock(comparison.text("local", "service"));
     std::cout << (comparison.differs() ? "verdicts differ\n" : "verdicts agree\n");
     return comparison.differs() ? 1 : 0;
 }
