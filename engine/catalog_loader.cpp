@@ -201,16 +201,22 @@ void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>
 
 }  // namespace
 
-/// An analysis needs what the inline cases decided, not the cases: their lines, fields and results are most of
-/// the catalog's memory (~10 MB of 2,000 extractors' cases), freed before the evidence is read so its heap reuses them.
+/// An analysis needs what the inline cases decided, not the cases, nor the rules' descriptions (for rule authors and
+/// the views): the cases' lines, fields and results and the descriptions are most of the catalog's memory (~10 MB
+/// at 2,000 extractors), freed before the evidence is read so that its heap reuses them.
 void Catalog::Loader::dropCases(Catalog& cat)
 {
     std::vector<CaseResult>().swap(cat.m_caseResults);
-    for (auto& rule : cat.m_extractors)
+    for (auto& rule : cat.m_extractors) {
         std::vector<ExtractorCase>().swap(rule.cases);
+        std::string().swap(rule.description);
+    }
     auto drop = [](auto& rules) {
-        for (auto& rule : rules)
+        for (auto& rule : rules) {
             std::vector<PipelineCase>().swap(rule.cases);
+            if constexpr (requires { rule.description.clear(); })
+                std::string().swap(rule.description);
+        }
     };
     drop(cat.m_codeRules);
     drop(cat.m_refineRules);

@@ -71,7 +71,7 @@ struct Catalog::Loader {
     std::shared_ptr<const LazyRegex> compileSidePattern(const std::string& ruleId, int line, const char* what,
                                                         const std::string& pattern);
     bool parseMap(const json& r, const std::string& pointer, ExtractorRule& rule);
-    /// Frees every inline case and case result of a loaded catalog (CaseDetail::CountsOnly).
+    /// Frees every inline case, case result and rule description of a loaded catalog (CaseDetail::CountsOnly).
     static void dropCases(Catalog& cat);
 };
 

@@ -366,10 +366,22 @@ std::size_t Collector::keep(Record& r, SourceKind kind, const std::string& node,
         fold(*slot, std::move(obs), shard);
         return slot->observation;
     }
-    if (slot && ++slot->seen > LineFolds::Kept)  // this line becomes the tail that later repeats fold into
+    const bool tail = slot && ++slot->seen > LineFolds::Kept;
+    if (tail)  // this line becomes the tail that later repeats fold into: its events stay at firstEvent + i
         *slot = {slot->seen, shard.observations.size(), shard.events.size(), obs.time};
     for (const auto& m : shard.matches) {
-        shard.events.push_back(makeEvent(m, obs));
+        Event e = makeEvent(m, obs);
+        if (!tail && e.symptom.empty()) {
+            // A fact stated again joins the earlier event; a tail's events are neither joined nor joined into (a
+            // fold rewrites them).
+            if (const std::size_t same = fs.facts.sameAs(e, shard.events); same != ContextFacts::None) {
+                Event& first = shard.events[same];  // it stands for one more event (rules count 1 + folded)
+                first.folded += 1 + e.folded;
+                first.observations.push_back(obs.id);
+                continue;
+            }
+        }
+        shard.events.push_back(std::move(e));
         fs.eventRecords.push_back(fs.records);
     }
     shard.observations.push_back(std::move(obs));

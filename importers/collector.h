@@ -13,6 +13,7 @@
 #include "importers/archive.h"
 #include "importers/boot_times.h"
 #include "importers/bundle.h"
+#include "importers/context_facts.h"
 #include "importers/coverage.h"
 #include "importers/leads.h"
 #include "importers/line_folds.h"
@@ -101,6 +102,7 @@ private:
         engine::FileCoverage* cov = nullptr;
         FileShard* shard = nullptr;
         LineFolds folds;                ///< repeated matched lines of this file
+        ContextFacts facts;             ///< context facts already made from this file's lines
         engine::ContextMemory context;  ///< earlier lines' context hits, for rules whose line needs one
         /// A record with matches held for a later line (rules with an `after`), by record number: its observation
         /// as it would have been kept, and where it is in the shard once it is (npos: not yet).

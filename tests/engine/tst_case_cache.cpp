@@ -145,8 +145,8 @@ private Q_SLOTS:
         QCOMPARE(entries(m_cache).size(), std::size_t(1));  // nothing written aside either
     }
 
-    /// An analysis' load (CaseDetail::CountsOnly) keeps the same rules and counts but frees every case: fresh or
-    /// from the kept outcome, no rule of any kind still holds one.
+    /// An analysis' load (CaseDetail::CountsOnly) keeps the same rules and counts but frees every case and the
+    /// extractors' descriptions: fresh or from the kept outcome, no rule of any kind still holds a case.
     void countsOnlyFreesTheCasesAndKeepsTheRules()
     {
         const auto full = engine::Catalog::load(m_rules.string(), rules::builtinCodeRules(), m_cache.string());
@@ -159,7 +159,7 @@ private Q_SLOTS:
             QCOMPARE(lean->extractors().size(), full->extractors().size());
             QVERIFY(!full->extractors().front().cases.empty());
             for (const auto& r : lean->extractors())
-                QVERIFY2(r.cases.empty(), r.id.c_str());
+                QVERIFY2(r.cases.empty() && r.description.empty(), r.id.c_str());
             for (const auto& r : lean->codeRules())
                 QVERIFY(r.cases.empty());
             for (const auto& r : lean->refineRules())

@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <cstdio>
+#include <map>
 
 using namespace attrib;
 using importers::detail::LineFolds;
@@ -164,6 +165,35 @@ private slots:
         QCOMPARE(observationsOf(*result, 0), std::size_t(Lines));
         for (const auto& o : result->observations)
             QCOMPARE(o.folded, std::uint64_t(0));
+    }
+
+    /// NCCL's communicator line at Init START and again at Init COMPLETE states the same context facts: one event
+    /// each, with both lines as its evidence. A different rank's line, or a later time, stays an event of its own.
+    void contextFactsStatedAgainJoinTheFirstEvent()
+    {
+        auto initLine = [](int rank, const char* stamp, const char* phase) {
+            return std::string(stamp) + " node-01:4100:4231 [" + std::to_string(rank) +
+                "] NCCL INFO ncclCommInitRank comm 0x55a02b0a rank " + std::to_string(rank) + " nranks 16 cudaDev " +
+                std::to_string(rank) + " nvmlDev " + std::to_string(rank) +
+                " busId 1b000 commId 0x7f3a9c1e2b4d5e6f - Init " + phase + "\n";
+        };
+        const std::string t0 = "2026-03-01T10:00:00.000Z", t1 = "2026-03-01T10:00:09.000Z";
+        const std::string log = initLine(3, t0.c_str(), "START") + initLine(3, t0.c_str(), "COMPLETE") +
+            initLine(4, t0.c_str(), "START") + initLine(3, t1.c_str(), "COMPLETE");
+        const auto result = analyze("facts", log);
+        QVERIFY(result);
+        QCOMPARE(observationsOf(*result, 0), std::size_t(4));  // every line stays evidence
+        // (communicator rank, time) -> per event: its lines and the events it stands for (1 + folded)
+        using Counts = std::vector<std::pair<std::size_t, std::uint64_t>>;
+        std::map<std::pair<std::string, engine::TimeNs>, Counts> comm;
+        for (const auto& e : result->events)
+            if (e.type == "nccl_comm_init")
+                comm[{e.attrs.at("comm_rank"), e.time}].push_back({e.observations.size(), 1 + e.folded});
+        QCOMPARE(comm.size(), std::size_t(3));
+        const engine::TimeNs first = comm.begin()->first.second;
+        QCOMPARE(comm[std::make_pair(std::string("3"), first)], (Counts{{2, 2}}));  // START and COMPLETE, one event
+        QCOMPARE(comm[std::make_pair(std::string("4"), first)], (Counts{{1, 1}}));
+        QCOMPARE(comm.rbegin()->second, (Counts{{1, 1}}));  // rank 3 at a later time
     }
 
     void signatureIgnoresTimeAndPositionOnly()
