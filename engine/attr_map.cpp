@@ -55,16 +55,16 @@ std::string& AttrMap::operator[](std::string_view key)
 {
     auto it = lowerBound(key);
     if (it == m_items.end() || it->first != key)
-        it = m_items.insert(it, {std::string(key), std::string()});
+        it = m_items.insert(it, {Name(key), std::string()});
     return it->second;
 }
 
-std::pair<AttrMap::iterator, bool> AttrMap::emplace(std::string key, std::string value)
+std::pair<AttrMap::iterator, bool> AttrMap::emplace(std::string_view key, std::string value)
 {
     auto it = lowerBound(key);
     if (it != m_items.end() && it->first == key)
         return {it, false};
-    return {m_items.insert(it, {std::move(key), std::move(value)}), true};
+    return {m_items.insert(it, {Name(key), std::move(value)}), true};
 }
 
 std::map<std::string, std::string> AttrMap::toMap() const

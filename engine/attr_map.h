@@ -8,14 +8,18 @@
 #include <utility>
 #include <vector>
 
+// After the standard headers: moc (AUTOMOC of the Service's headers) cannot parse <compare> read first.
+#include "engine/name.h"
+
 namespace attrib::engine {
 
 /// String fields sorted by key, iterated in key order like the std::map it replaces (so every output that walks
 /// it stays the same), but held in one vector: an event's three to eight fields cost one allocation instead of
-/// one tree node each, the largest share of an event's memory on a large bundle. Lookups take a string_view.
+/// one tree node each, the largest share of an event's memory on a large bundle. Keys are interned (a catalog's
+/// capture and field names, a few hundred): 40 bytes a field instead of 64. Lookups take a string_view.
 class AttrMap {
 public:
-    using value_type = std::pair<std::string, std::string>;
+    using value_type = std::pair<Name, std::string>;
     using iterator = std::vector<value_type>::iterator;
     using const_iterator = std::vector<value_type>::const_iterator;
 
@@ -39,7 +43,7 @@ public:
     /// The value of `key`, inserted empty when absent.
     std::string& operator[](std::string_view key);
     /// Inserts `key` = `value` unless `key` is present; the bool says whether it was inserted.
-    std::pair<iterator, bool> emplace(std::string key, std::string value);
+    std::pair<iterator, bool> emplace(std::string_view key, std::string value);
 
     std::map<std::string, std::string> toMap() const;
     bool operator==(const AttrMap& other) const = default;
