@@ -114,6 +114,10 @@ struct Symptom {
     AttrMap attrs;
     std::vector<std::uint64_t> events;
     std::vector<std::uint64_t> evidence;  ///< observation ids, in time order
+    /// The bundle file of its first evidence line ("" = unknown) and that line's observation id: observation ids
+    /// follow file then line order, so two untimed symptoms whose first lines share a file are in line order.
+    std::string firstFile;
+    std::uint64_t firstObservation = 0;
 };
 
 enum class CoverageStatus { Ok, Partial, Errored, Missing, Skipped };
@@ -166,6 +170,13 @@ struct ClockOffset {
 };
 
 /// The scope of one workload attempt.
+/// Where one bundle file's observations start: observation ids follow file then line order, so the observations
+/// of one file are one run of ids.
+struct FileRun {
+    std::uint64_t firstObservation = 0;
+    std::string path;
+};
+
 struct ExecutionContext {
     std::string workloadId;
     std::string scheduler = "none";  ///< slurm | kueue | none
@@ -182,6 +193,8 @@ struct ExecutionContext {
     std::map<std::string, std::vector<std::string>> collected;
     /// node -> uncertainty of its corrected clock (widens tie windows)
     std::map<std::string, TimeNs> clockUncertainty;
+    /// The files of the matched observations, by first observation id: places untimed symptoms in line order
+    std::vector<FileRun> fileRuns;
 };
 
 }  // namespace attrib::engine

@@ -4,9 +4,11 @@
 #include "engine/clock_skew.h"
 #include "engine/extractor.h"
 #include "engine/json_util.h"
+#include "engine/line_order.h"
 #include "engine/pipeline.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace attrib::engine {
@@ -24,42 +26,23 @@ int effectivePriority(const Catalog& catalog, const PriorityTable* table, const 
 
 namespace {
 
-bool absoluteTime(const Symptom& s)
-{
-    return s.origin != NoTime && s.timeSource != TimeSource::BootRelative && s.timeSource != TimeSource::None;
-}
-
 bool earlier(const Symptom* a, const Symptom* b)
 {
-    const TimeNs ta = absoluteTime(*a) ? a->origin : INT64_MAX;
-    const TimeNs tb = absoluteTime(*b) ? b->origin : INT64_MAX;
+    const TimeNs ta = usableTime(*a) ? a->origin : INT64_MAX;
+    const TimeNs tb = usableTime(*b) ? b->origin : INT64_MAX;
     return std::tie(ta, a->id) < std::tie(tb, b->id);
 }
 
-/// The sentence a verdict gets when the order of events could not be checked and that order mattered: the root
-/// cause has no usable time while it explains other symptoms, or a symptom it explains that could itself have been
-/// the root cause (priority at least the root's) has none. An untimed exit line explained by a timed hardware fault
-/// decided nothing: priority would have set it aside anyway.
-std::string untimedNote(const Catalog& catalog, const PriorityTable* table, const Symptom& root,
-                        const std::vector<Symptom>& symptoms)
+/// The earliest of the top candidates of `chosen`'s node by line order, when `chosen` (the first by time, then id)
+/// has no usable time: another untimed candidate whose first line comes earlier in the same file happened first.
+/// Never across files, never over a real time (a timed candidate of the node would have been chosen).
+Symptom* firstByLine(Symptom* chosen, const std::vector<Symptom*>& best)
 {
-    const int rootPriority = effectivePriority(catalog, table, root);
-    std::size_t explained = 0;
-    std::size_t untimed = 0;
-    for (const auto& s : symptoms) {
-        if (s.causedBy != root.id || s.status != SymptomStatus::Demoted)
-            continue;
-        ++explained;
-        if (!absoluteTime(s) && effectivePriority(catalog, table, s) >= rootPriority)
-            ++untimed;
-    }
-    if (!absoluteTime(root) && explained > 0)
-        ++untimed;
-    if (untimed == 0)
-        return {};
-    return " The order of events could not be checked: " + std::to_string(untimed) + " of the symptoms involved " +
-        (untimed == 1 ? "has" : "have") +
-        " no usable timestamp, and untimed symptoms of one bundle are taken as co-occurring.";
+    Symptom* first = chosen;
+    for (auto* s : best)
+        if (s->node == chosen->node && lineOrdered(*s, *chosen) && s->firstObservation < first->firstObservation)
+            first = s;
+    return first;
 }
 
 /// A root cause whose own lines name no host (an excerpt, a redacted prefix) takes the node of what it explains
@@ -269,6 +252,54 @@ void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<E
     v.rootCause = rc;
 }
 
+/// The top candidates' earliest per node (they come sorted by time, then id); a node whose first is untimed takes
+/// the first of its tied candidates by line order where that applies, noting it in `byLine`.
+std::vector<Symptom*> earliestPerNode(const std::vector<Symptom*>& best, std::map<const Symptom*, std::string>& byLine)
+{
+    std::vector<Symptom*> perNode;
+    std::set<std::string> seen;
+    for (auto* s : best) {
+        if (!seen.insert(s->node).second)
+            continue;
+        Symptom* first = firstByLine(s, best);
+        if (first != s)
+            byLine[first] = lineOrderDetail(*first) + ": " + first->id + " comes before " + s->id;
+        perNode.push_back(first);
+    }
+    return perNode;
+}
+
+struct RootInputs {
+    const Catalog& catalog;
+    const PriorityTable* table;
+    const std::vector<Symptom>& symptoms;
+    const std::vector<Event>& events;
+    const std::string& rule;
+};
+
+/// A clear lead: the verdict's root cause, its explanation, and the outcome step's summary and details.
+/// `lineOrder` is the order detail when line order chose it among its node's tied candidates.
+void mapRoot(const RootInputs& in, const Symptom& chosen, const std::string& lineOrder, Verdict& v, TraceStep& step)
+{
+    Symptom root = chosen;
+    const std::string nodeFrom = inferRootNode(root, in.symptoms);
+    fillRootCause(in.catalog, root, in.events, in.rule, v);
+    step.summary = "root cause " + root.id + " -> " + v.terminalState + " / " + v.subDomain;
+    v.explanation = v.rootCause->summary + "." + untimedOrderNote(in.catalog, in.table, root, in.symptoms);
+    if (!nodeFrom.empty()) {
+        v.explanation += " Its own lines name no host; the node " + root.node + " is taken from " + nodeFrom +
+            ", which it explains.";
+        step.details["node_inferred_from"] = nodeFrom;
+    }
+    if (!lineOrder.empty()) {
+        step.details["order"] = lineOrder;
+        v.explanation += " Its node's tied candidates have no usable timestamp; the first line of them in " +
+            chosen.firstFile + " is taken as the first to happen.";
+    } else if (!usableTime(chosen)) {
+        step.details["order"] = "not checked: untimed symptoms count as co-occurring";
+    }
+}
+
 }  // namespace
 
 Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, const std::vector<Symptom>& symptoms,
@@ -298,12 +329,8 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
         trace.record(std::move(step));
         return v;
     }
-    // Earliest candidate per node.
-    std::vector<Symptom*> perNode;
-    std::set<std::string> seen;
-    for (auto* s : best)
-        if (seen.insert(s->node).second)
-            perNode.push_back(s);
+    std::map<const Symptom*, std::string> byLine;  // the order detail of a node's candidate chosen by line order
+    std::vector<Symptom*> perNode = earliestPerNode(best, byLine);
     // A candidate without a node that has the same symptom as a named one is that failure seen in a file that
     // names no host (a pasted backtrace next to the run's log), not a rival on another node.
     const auto sameNamed = [&](const Symptom* s) {
@@ -324,20 +351,11 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
         tie = std::max(tie, u(perNode[0]) + u(perNode[1]));
     }
     const bool clearLead = perNode.size() == 1 ||
-        (absoluteTime(*perNode[0]) && absoluteTime(*perNode[1]) && perNode[1]->origin - perNode[0]->origin > tie);
+        (usableTime(*perNode[0]) && usableTime(*perNode[1]) && perNode[1]->origin - perNode[0]->origin > tie);
     if (clearLead) {
-        Symptom root = *perNode[0];
-        const std::string nodeFrom = inferRootNode(root, symptoms);
-        fillRootCause(catalog, root, events, rule, v);
-        step.summary = "root cause " + root.id + " -> " + v.terminalState + " / " + v.subDomain;
-        v.explanation = v.rootCause->summary + "." + untimedNote(catalog, table, root, symptoms);
-        if (!nodeFrom.empty()) {
-            v.explanation += " Its own lines name no host; the node " + root.node + " is taken from " + nodeFrom +
-                ", which it explains.";
-            step.details["node_inferred_from"] = nodeFrom;
-        }
-        if (!absoluteTime(*perNode[0]))
-            step.details["order"] = "not checked: untimed symptoms count as co-occurring";
+        const auto order = byLine.find(perNode[0]);
+        mapRoot({catalog, table, symptoms, events, rule}, *perNode[0], order == byLine.end() ? "" : order->second, v,
+                step);
     } else {
         v.terminalState = "ambiguous";
         std::set<std::string> domains;
@@ -441,9 +459,11 @@ Correlation correlate(const Catalog& catalog, ExecutionContext context, std::vec
         trace.record(std::move(step));
     starting(ProgressStage::Symptoms);
     auto symptoms = buildNodeSymptoms(catalog, c.events, trace);
+    placeFirstLines(symptoms, context.fileRuns);
     symptoms = scrubNodeSymptoms(catalog, std::move(symptoms), trace);
     starting(ProgressStage::Refine);
     symptoms = mergeSymptoms(std::move(symptoms), trace);
+    placeFirstLines(symptoms, context.fileRuns);
     symptoms = refineSymptoms(catalog, std::move(symptoms), trace);
     starting(ProgressStage::Priority);
     symptoms = prioritizeSymptoms(catalog, context, std::move(symptoms), trace);

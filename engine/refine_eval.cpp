@@ -5,6 +5,7 @@
 
 #include "engine/extractor.h"
 #include "engine/json_util.h"
+#include "engine/line_order.h"
 #include "engine/pipeline.h"
 
 #include <algorithm>
@@ -28,14 +29,6 @@ bool matchesTarget(const RefineRule& rule, const Symptom& s)
     return anyGlobMatch(rule.targets, s.name) || anyGlobMatch(rule.targetDomains, s.domain);
 }
 
-bool comparableTimes(const Symptom& a, const Symptom& b)
-{
-    auto ok = [](const Symptom& s) {
-        return s.origin != NoTime && s.timeSource != TimeSource::BootRelative && s.timeSource != TimeSource::None;
-    };
-    return ok(a) && ok(b);
-}
-
 std::string seconds(TimeNs ns)
 {
     char buf[32];
@@ -50,6 +43,33 @@ struct Check {
     std::map<std::string, std::string> values;
 };
 
+/// Two untimed symptoms whose first lines are in one file: that file's line order is their time order, but not
+/// their gap. A target written after its cause (or on its line) is in order. One written before it happened first:
+/// that excludes it only from a rule whose window admits no target before its cause (before_s 0); a window with
+/// room before the cause (a NIC watchdog fires seconds after the stall the NFS lines already report, a backtrace's
+/// frames follow the signal line) may still hold it, so it counts as co-occurring, as across files.
+void lineOrderCheck(const RefineRule& rule, const Symptom& cause, const Symptom& target, Check& c)
+{
+    c.windowChecked = false;
+    const bool targetFirst = target.firstObservation < cause.firstObservation;
+    c.windowOk = !targetFirst || rule.before > 0;
+    c.values["order"] = lineOrderDetail(cause);
+    c.values["target_line"] = targetFirst                   ? "before the cause's"
+        : target.firstObservation == cause.firstObservation ? "the cause's"
+                                                            : "after the cause's";
+    if (!targetFirst)
+        c.values["window"] = "in order: no usable time, and the target's line does not come before the cause's in " +
+            cause.firstFile + " (the gap is unknown)";
+    else if (c.windowOk)
+        c.values["window"] = "not checked: no usable time; the target's line comes before the cause's in " +
+            cause.firstFile + ", but the window admits targets up to " + seconds(rule.before).substr(1) +
+            " before their cause and the gap is unknown, so they count as co-occurring";
+    else
+        c.values["window"] = "not met: no usable time, and the target's line comes before the cause's in " +
+            cause.firstFile + ", while the window admits no target before its cause";
+    c.values["window_ok"] = c.windowOk ? "true" : "false";
+}
+
 Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& target)
 {
     Check c;
@@ -62,15 +82,17 @@ Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& targ
     case RefineRule::Scope::AnyNode: c.scopeOk = true; break;
     }
     c.values["scope_ok"] = c.scopeOk ? "true" : "false";
-    if (!comparableTimes(cause, target)) {
+    if (lineOrdered(cause, target)) {
+        lineOrderCheck(rule, cause, target, c);
+        return c;
+    }
+    if (!usableTime(cause) || !usableTime(target)) {
         // Decisions without time (docs/verdict.md, "Untimed evidence"): symptoms of one bundle whose order cannot
         // be checked (no stamp, or seconds since an unknown boot) count as co-occurring, so the rule decides on
         // its scope alone, and the step says the window was not checked.
         c.windowChecked = false;
         c.windowOk = true;
-        const bool causeTimed = cause.origin != NoTime && cause.timeSource != TimeSource::BootRelative &&
-            cause.timeSource != TimeSource::None;
-        c.values["window"] = std::string("not checked: the ") + (causeTimed ? "target's" : "cause's") +
+        c.values["window"] = std::string("not checked: the ") + (usableTime(cause) ? "target's" : "cause's") +
             " time is unknown or boot-relative; untimed symptoms of one bundle count as co-occurring";
         c.values["target_origin_minus_cause"] = "unknown";
         return c;
@@ -121,8 +143,9 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
     step.fired = false;
     step.summary = target.id + " not " + (rule.phase == TracePhase::Scrub ? "scrubbed" : "demoted") + " by " +
         cause.id + ": " +
-        (!c.scopeOk
-             ? "outside scope " + std::string(toString(rule.scope))
+        (!c.scopeOk ? "outside scope " + std::string(toString(rule.scope))
+             : c.values.count("order")
+             ? "its line comes before the cause's in " + target.firstFile
              : "origin " + c.values.at("target_origin_minus_cause") + " outside window " + c.values.at("window"));
     trace.record(std::move(step));
 }

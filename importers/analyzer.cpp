@@ -236,6 +236,23 @@ void readInParallel(const std::vector<BundleEntry>& entries, const std::vector<s
     }
 }
 
+/// The files of the observations, as runs of observation ids (which follow file then line order): untimed symptoms
+/// whose first lines share a file are in line order. Observations pre-normalized elsewhere (observations.jsonl) keep
+/// the file they came from, which is the one whose lines have an order.
+void fillFileRuns(const AnalysisResult& result, std::vector<engine::FileRun>& runs)
+{
+    runs.clear();
+    for (const auto& o : result.observations) {
+        if (o.source.file >= result.files.size())
+            continue;
+        std::string path = result.files[o.source.file].path;
+        if (const auto origin = o.labels.find("origin.file"); origin != o.labels.end())
+            path += ": " + origin->second;
+        if (runs.empty() || runs.back().path != path)
+            runs.push_back({o.id, std::move(path)});
+    }
+}
+
 /// Phases 4-9 on the collected events, and the result's remaining fields.
 void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<Event> events,
                    const detail::Collector& collector, const AnalyzeOptions& options)
@@ -247,6 +264,7 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
             ctx.nodes.push_back(node);
     if (ctx.source.empty())
         ctx.source = collector.contextSource().empty() ? "inferred from evidence" : collector.contextSource();
+    fillFileRuns(result, ctx.fileRuns);
     ExecutionContext scope;  // "missing" coverage is judged against the nodes known before correlation
     scope.nodes = ctx.nodes;
     if (options.progress)

@@ -93,8 +93,12 @@ private:
         std::uint64_t kernelRecords = 0;
         std::string lastHost;
         std::string lastNode;
-        std::string describedNode;  ///< the node a `kubectl describe` object's `Node:` line named, until the next one
-        std::string broadcastHost;  ///< the host a syslogd broadcast header named, for the record after it
+        /// the node a `kubectl describe` object's `Node:` line or a `qacct -j` block's `hostname` row named, until
+        /// the next object or block
+        std::string describedNode;
+        bool afterQname = false;     ///< the last record was a `qacct -j` block's `qname` row: `hostname` follows
+        bool accountedNode = false;  ///< describedNode came from a `qacct -j` block (its rule line ends it)
+        std::string broadcastHost;   ///< the host a syslogd broadcast header named, for the record after it
         /// The (kind, node) the last record was counted for, and its counter in shard->nodes (map nodes keep
         /// their address): runs of records of one node skip the map search.
         const KindNode* countedAs = nullptr;
@@ -128,6 +132,7 @@ private:
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);
     static std::string kubeletEventNode(std::string_view text);
     static void trackDescribedNode(const std::string& text, FileState& fs);
+    static void trackAccountedNode(std::string_view text, FileState& fs);
     static void takeBroadcastHost(Record& r, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);

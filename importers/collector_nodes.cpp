@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The node of a record that names none itself, from the lines around it: a `kubectl describe` event row's From
-// column, the object's `Node:` header, a syslogd broadcast header.
+// column, the object's `Node:` header, a `qacct -j` block's `hostname` row, a syslogd broadcast header.
 #include "importers/collector.h"
 #include "importers/format_prefix.h"
 
@@ -30,6 +30,7 @@ std::string Collector::kubeletEventNode(std::string_view text)
 /// until the next object's `Name:` line or another `Node:` line. Both are matched at the start of the line only.
 void Collector::trackDescribedNode(const std::string& text, FileState& fs)
 {
+    trackAccountedNode(text, fs);
     if (text.rfind("Name:", 0) == 0) {
         fs.describedNode.clear();
         return;
@@ -48,6 +49,47 @@ void Collector::trackDescribedNode(const std::string& text, FileState& fs)
             return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '.' || c == '_';
         });
     fs.describedNode = plausible ? shortHost(host) : std::string();
+    fs.accountedNode = false;
+}
+
+namespace {
+
+/// The value of a `qacct -j` row `key   value` (the key at the start of the line, blanks, one word); "" otherwise.
+std::string_view accountingRow(std::string_view text, std::string_view key)
+{
+    if (text.substr(0, key.size()) != key || text.size() <= key.size() || text[key.size()] != ' ')
+        return {};
+    const std::string_view rest = text.substr(key.size());
+    const std::size_t start = rest.find_first_not_of(' ');
+    if (start == std::string_view::npos)
+        return {};
+    const std::string_view value = rest.substr(start);
+    return value.substr(0, value.find_first_of(" \t"));
+}
+
+}  // namespace
+
+/// Grid Engine's `qacct -j` prints one block per job: a rule of `=`, `qname <queue>`, `hostname <execution host>`,
+/// then the job's rows (`failed 37 : qmaster enforced h_rt ...`, `exit_status 137`). The hostname row names the
+/// node of its block, as sacct's NodeList does of its row: it holds from that row until the next block (its rule
+/// or its qname row). Only a hostname row right after a qname row counts (a config dump's `hostname x` does not).
+void Collector::trackAccountedNode(std::string_view text, FileState& fs)
+{
+    const bool rule = text.size() >= 20 && text.find_first_not_of('=') == std::string_view::npos;
+    const bool qname = !accountingRow(text, "qname").empty();
+    if (rule || qname) {
+        if (fs.accountedNode)
+            fs.describedNode.clear();
+        fs.accountedNode = false;
+        fs.afterQname = qname;
+        return;
+    }
+    const std::string_view host = fs.afterQname ? accountingRow(text, "hostname") : std::string_view();
+    fs.afterQname = false;
+    if (!host.empty() && isHostName(host)) {
+        fs.describedNode = shortHost(host);
+        fs.accountedNode = true;
+    }
 }
 
 /// syslogd broadcasts an emergency message to the terminals (wall) in two lines: a header naming the host

@@ -67,6 +67,29 @@ bool skipColumnBar(std::string_view s, std::size_t& pos)
     return true;
 }
 
+/// Where glog's `file:line` starts: the last word of s[from, close) (close: the `]` that ends the header), when it
+/// is `name:digits`; npos otherwise (`[E1111 17:10:53] ` has none).
+std::size_t glogLocation(std::string_view s, std::size_t from, std::size_t close)
+{
+    const std::size_t space = close == 0 ? std::string_view::npos : s.rfind(' ', close - 1);
+    const std::size_t start = space == std::string_view::npos || space < from ? from : space + 1;
+    const std::string_view word = s.substr(start, close - start);
+    const std::size_t colon = word.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || colon + 1 == word.size())
+        return std::string_view::npos;
+    const std::string_view line = word.substr(colon + 1);
+    return std::all_of(line.begin(), line.end(), [](char c) { return isDigit(c); }) ? start : std::string_view::npos;
+}
+
+/// The message after a glog header whose `]` is at `close`: from the source location on when the header names one
+/// (`ir_emitter.cc:123] Check failed: ...`: rules written from XLA, TensorFlow or Paddle sources anchor on the
+/// file), else after the `]`.
+std::string_view glogMessage(std::string_view s, std::size_t from, std::size_t close)
+{
+    const std::size_t location = glogLocation(s, from, close);
+    return location == std::string_view::npos ? skipSpaces(s.substr(close + 1)) : s.substr(location);
+}
+
 }  // namespace
 
 /// `[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:607] `, `[E1111 17:10:53] ` or `[E ProcessGroupNCCL.cpp:737] `.
@@ -75,6 +98,7 @@ bool stripGlogBracket(std::string_view& s, YearTracker& years, ParsedLine& out)
     if (s.size() < 4 || s[0] != '[' || !isGlogLevel(s[1]))
         return false;
     std::size_t pos = 0;
+    std::size_t from = 3;  // where the header's words after the stamp begin
     if (s[2] == ' ') {
         pos = 3;  // old c10 form without a stamp: the next token must be `file:line]`
         const std::size_t close = s.find(']', pos);
@@ -86,11 +110,12 @@ bool stripGlogBracket(std::string_view& s, YearTracker& years, ParsedLine& out)
         const std::size_t length = takeGlogStamp(s.substr(1), years, out);
         if (length == 0)
             return false;
-        pos = s.find(']', 1 + length);
+        from = 1 + length;
+        pos = s.find(']', from);
         if (pos == std::string_view::npos || pos > 1 + length + 200)
             return false;
     }
-    s = skipSpaces(s.substr(pos + 1));
+    s = glogMessage(s, from, pos);
     return true;
 }
 
@@ -108,7 +133,7 @@ bool stripBareGlog(std::string_view& s, YearTracker& years, ParsedLine& out)
     if (between.find(':') == std::string_view::npos || between.find('[') != std::string_view::npos)
         return false;
     takeGlogStamp(s, years, out);
-    s = skipSpaces(s.substr(close + 2));
+    s = glogMessage(s, length, close);
     return true;
 }
 

@@ -95,6 +95,9 @@ namespace {
 
 constexpr const char* Xid = "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.";
 constexpr const char* Watchdog = "[Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580)";
+// glog's `file:line]` stays before the message: rules written from framework sources anchor on the file.
+constexpr const char* GlogWatchdog =
+    "ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1580)";
 constexpr qint64 Apr22 = 1776893660 * Sec;  // 2026-04-22T21:34:20Z
 
 QByteArray glogLine()
@@ -289,16 +292,21 @@ void addAppParseRows()
     parseRow(
         "rank + NCCL with file", "app", "[rank3]:node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x",
         {.host = "node-02", .rank = 3, .gpu = 3, .text = "node-02:4321:4400 [3] transport/net_ib.cc:1295 NCCL WARN x"});
-    parseRow(
-        "rank + glog", "app", glogLine(),
-        {.time = makeTime(2024, 12, 6, 18, 44, 12, 715298746), .source = TS::YearInferred, .rank = 0, .text = Watchdog},
-        2024);
-    parseRow("rank + glog, no year", "app", glogLine(), {.rank = 0, .text = Watchdog}, 0);
+    parseRow("rank + glog", "app", glogLine(),
+             {.time = makeTime(2024, 12, 6, 18, 44, 12, 715298746),
+              .source = TS::YearInferred,
+              .rank = 0,
+              .text = GlogWatchdog},
+             2024);
+    parseRow("rank + glog, no year", "app", glogLine(), {.rank = 0, .text = GlogWatchdog}, 0);
     parseRow("unpadded glog month", "app", "[rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] x",
-             {.time = makeTime(2025, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 0, .text = "x"},
+             {.time = makeTime(2025, 3, 21, 2, 7, 8, 408271257),
+              .source = TS::YearInferred,
+              .rank = 0,
+              .text = "ProcessGroupNCCL.cpp:607] x"},
              2025);
     parseRow("old c10 without stamp", "app", "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught",
-             {.text = "[Rank 1] Watchdog caught"});
+             {.text = "ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught"});
     parseRow("glog without fraction", "app", "[rank1]:[E1111 17:10:53] ProcessGroupNCCL's watchdog got stuck",
              {.time = makeTime(2026, 11, 11, 17, 10, 53),
               .source = TS::YearInferred,
@@ -314,13 +322,17 @@ void addAppParseRows()
              "failed (exitcode: -9) local_rank: 5",
              {.time = makeTime(2025, 3, 25, 20, 57, 27, 620000000),
               .source = TS::YearInferred,
-              .text = "failed (exitcode: -9) local_rank: 5"},
+              .text = "site-packages/torch/distributed/elastic/multiprocessing/api.py:869] failed (exitcode: -9) "
+                      "local_rank: 5"},
              2025);
     parseRow("mpirun stdout", "app", "[1,2]<stdout>:RuntimeError: CUDA error",
              {.rank = 2, .text = "RuntimeError: CUDA error"});
     parseRow("mpirun + rank + glog", "app",
              "[1,12]<stderr>:[rank12]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] x",
-             {.time = makeTime(2026, 3, 21, 2, 7, 8, 408271257), .source = TS::YearInferred, .rank = 12, .text = "x"});
+             {.time = makeTime(2026, 3, 21, 2, 7, 8, 408271257),
+              .source = TS::YearInferred,
+              .rank = 12,
+              .text = "ProcessGroupNCCL.cpp:607] x"});
     parseRow("srun label", "app",
              " 3: Traceback (most recent call last):", {.rank = 3, .text = "Traceback (most recent call last):"});
     parseRow("srun label + NCCL", "app", "12: node-05:1:2 [7] NCCL INFO x",
@@ -332,7 +344,7 @@ void addAppParseRows()
     parseRow("collector bracket + label", "app", "[2026-04-22 21:34:20] 3: hello",
              {.time = Apr22, .source = TS::Absolute, .rank = 3, .text = "hello"});
     parseRow("collector stamp wins over glog", "app", "2026-04-22T21:34:20Z [rank0]:[E1206 18:44:12.7 X.cpp:1] y",
-             {.time = Apr22, .source = TS::Absolute, .rank = 0, .text = "y"}, 2024);
+             {.time = Apr22, .source = TS::Absolute, .rank = 0, .text = "X.cpp:1] y"}, 2024);
     parseRow("rank prefix keeps indentation", "app", "[rank0]:   File \"train.py\", line 12",
              {.rank = 0, .text = "  File \"train.py\", line 12"});
     parseRow("traceback frame untouched", "app", "  File \"train.py\", line 12, in <module>",
@@ -361,7 +373,7 @@ void addSlurmAndFabricParseRows()
              {.time = makeTime(2026, 12, 6, 18, 44, 12, 715298746),
               .source = TS::YearInferred,
               .rank = 0,
-              .text = Watchdog});
+              .text = GlogWatchdog});
     parseRow("labelled slurmstepd", "slurm-out", "0: slurmstepd-node3: error: x",
              {.host = "node3", .rank = 0, .text = "error: x"});
     parseRow("daemon log", "slurm-daemon",

@@ -50,7 +50,8 @@ private Q_SLOTS:
         QCOMPARE(ib->gpu, 6);  // NCCL [n] is the local CUDA device, not the rank
         QCOMPARE(ib->host, std::string("node-09"));
         QCOMPARE(ib->length, std::uint64_t(80 + 1 + 80 + 1 + 33));  // the record spans its three physical lines
-        const Record* watchdog = findText(r.records, "[Rank 14] Watchdog caught collective operation timeout");
+        const Record* watchdog =
+            findText(r.records, "ProcessGroupNCCL.cpp:607] [Rank 14] Watchdog caught collective operation timeout");
         QVERIFY(watchdog);
         QVERIFY(watchdog->text.find("ran for 600068 milliseconds before timing out.") != std::string::npos);
         QCOMPARE(watchdog->rank, 14);

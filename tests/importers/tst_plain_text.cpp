@@ -202,11 +202,11 @@ void TestPlainText::frameworkStamps()
         {{"2026-01-02 03:04:05,123 - root - ERROR - boom", makeTime(2026, 1, 2, 3, 4, 5) + 123 * Ms,
           TimeSource::Absolute, "", "- root - ERROR - boom"},
          {"I0102 03:04:05.500000  1234 foo.cc:12] glog", makeTime(2026, 1, 2, 3, 4, 5) + 500 * Ms,
-          TimeSource::YearInferred, "", "glog"},
+          TimeSource::YearInferred, "", "foo.cc:12] glog"},
          {"2026-01-02T03:04:06.5Z iso", makeTime(2026, 1, 2, 3, 4, 6) + 500 * Ms, TimeSource::Absolute, "", "iso"},
          {"[2026-01-02 03:04:07,000] INFO py", makeTime(2026, 1, 2, 3, 4, 7), TimeSource::Absolute, "", "INFO py"},
          {"[E102 03:04:08.0 ProcessGroupNCCL.cpp:607] c10", makeTime(2026, 1, 2, 3, 4, 8), TimeSource::YearInferred, "",
-          "c10"},
+          "ProcessGroupNCCL.cpp:607] c10"},
          // BMC event-log rows (ipmitool sel list, FreeIPMI ipmi-sel): their date and time columns, the row kept.
          {"   1 | 06/22/2021 | 10:24:13 | Power Supply #0x51 | Failure detected | Asserted",
           makeTime(2021, 6, 22, 10, 24, 13), TimeSource::Absolute, "",

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Any readable text is evidence, at the level of a bundle: an excerpt without a nodes folder, metadata and notes,
 // kernel lines inside an application log and application output inside the journal, a context line naming the
-// device, pasted text after kernel lines, the innermost lines of a traceback, and a later line deciding a record.
+// device, pasted text after kernel lines, the innermost lines of a traceback, a later line deciding a record, and
+// glog's source location.
 #include "importer_test_util.h"
 
 #include "importers/bundle.h"
@@ -38,6 +39,7 @@ private Q_SLOTS:
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
     void laterLineDecidesTheRecord();
+    void glogSourceLocationReachesTheRules();
 };
 
 void TestPlainTextBundles::excerptWithoutNodesFolder()
@@ -282,6 +284,29 @@ void TestPlainTextBundles::laterLineDecidesTheRecord()
         if (i > 0 && r.observations[i].source.file == r.observations[i - 1].source.file)
             QVERIFY(r.observations[i].source.line > r.observations[i - 1].source.line);
     }
+}
+
+/// glog's `file:line]` stays in the text the extractors read (after the stamp and thread id are taken): XLA's
+/// ir_emitter rule anchors on the file, and a rule reading the message still finds it after the location.
+void TestPlainTextBundles::glogSourceLocationReachesTheRules()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "jax.log",
+                     "I1206 10:11:10.000001  1234 service.cc:145] XLA service initialized\n"
+                     "F1206 10:11:12.123456  1234 ir_emitter.cc:3562] Check failed: 1 == assigned_buffers.size() "
+                     "(1 vs. 2)\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& r = *outcome.result;
+    const auto* s = r.symptom("xla_internal_check_failed@job");
+    QVERIFY(s);
+    QCOMPARE(s->attrs.at("file"), std::string("ir_emitter.cc"));
+    const auto* obs = r.observation(s->evidence.front());
+    QVERIFY(obs);
+    QCOMPARE(str(obs->text),
+             QStringLiteral("ir_emitter.cc:3562] Check failed: 1 == assigned_buffers.size() (1 vs. 2)"));
+    QVERIFY(obs->time != NoTime);  // the stamp is still read
 }
 
 QTEST_APPLESS_MAIN(TestPlainTextBundles)

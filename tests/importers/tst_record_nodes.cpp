@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The node of a record that names none itself: the job's only node (workload.json), a syslogd broadcast header, a
-// `kubectl describe` object's `Node:` line and an event row's From column (importers/collector_nodes.cpp).
+// `kubectl describe` object's `Node:` line, an event row's From column and a `qacct -j` block's `hostname` row
+// (importers/collector_nodes.cpp).
 #include "importer_test_util.h"
 
 #include "importers/bundle.h"
@@ -25,6 +26,7 @@ private slots:
     void syslogBroadcastHeaderNamesTheNode();
     void kubectlDescribeNamesThePodsNode();
     void kubeletEventRowNamesItsNode();
+    void qacctHostnameNamesItsBlocksNode();
 };
 
 void TestRecordNodes::singleNodeJobNamesTheNode()
@@ -107,6 +109,33 @@ void TestRecordNodes::kubeletEventRowNamesItsNode()
     QCOMPARE(nodes.size(), std::size_t(2));
     QCOMPARE(QString::fromStdString(nodes[0]), QStringLiteral("kube-2"));
     QCOMPARE(QString::fromStdString(nodes[1]), QString());
+}
+
+void TestRecordNodes::qacctHostnameNamesItsBlocksNode()
+{
+    // Grid Engine's `qacct -j`: the hostname row (right after qname) is the execution host of its job's block, as
+    // sacct's NodeList is of its row; the next block's rule ends it, and a hostname row elsewhere names nothing.
+    const std::string failed = "failed       37  : qmaster enforced h_rt, h_cpu, or h_vmem limit\n";
+    const std::string rule = "==============================================================\n";
+    const auto outcome = tests::analyzeOneFile("qacct-2253236.txt",
+                                               "hs3163@csglogin:~$ qacct -j 2253236\n" + rule +
+                                                   "qname        csg.q\nhostname     node55.cluster.local\n"
+                                                   "group        hs3163\njobnumber    2253236\n" +
+                                                   failed + "exit_status  137                  (Killed)\n" + rule +
+                                                   "qname        csg.q\nhostname     node56\n" + failed + rule +
+                                                   "owner        hs3163\nhostname     node57\n" + failed);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> nodes;
+    for (const auto& o : outcome.result->observations)
+        if (o.text.find("qmaster enforced h_rt") != std::string::npos)
+            nodes.push_back(o.node);
+    QCOMPARE(nodes, (std::vector<std::string>{"node55", "node56", ""}));
+    // One job's block: the time limit is that host's.
+    const auto one = tests::analyzeOneFile("qacct.txt", rule + "qname        csg.q\nhostname     node55\n" + failed);
+    QVERIFY2(one.result, one.error.c_str());
+    QVERIFY(one.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(one.result->verdict.terminalState), QStringLiteral("timeout"));
+    QCOMPARE(QString::fromStdString(one.result->verdict.rootCause->node), QStringLiteral("node55"));
 }
 
 QTEST_APPLESS_MAIN(TestRecordNodes)
