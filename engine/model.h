@@ -169,7 +169,6 @@ struct ClockOffset {
     bool applied = false;  ///< false when within the anchors' jitter
 };
 
-/// The scope of one workload attempt.
 /// Where one bundle file's observations start: observation ids follow file then line order, so the observations
 /// of one file are one run of ids.
 struct FileRun {
@@ -177,6 +176,7 @@ struct FileRun {
     std::string path;
 };
 
+/// The scope of one workload attempt.
 struct ExecutionContext {
     std::string workloadId;
     std::string scheduler = "none";  ///< slurm | kueue | none
