@@ -123,9 +123,20 @@ Options parse(QApplication& app)
     return o;
 }
 
+/// Handles every posted layout request, and those their handling posts: on a loaded machine the 300 ms before a
+/// grab can pass before the verdict panel has laid out its new text, and the grab showed its headings overlapped.
+void settleLayouts()
+{
+    for (int round = 0; round < 8; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        QCoreApplication::processEvents();
+    }
+}
+
 /// Renders the window (and each dock) to PNG files, then quits with `code`.
 void saveScreenshots(app::MainWindow* window, const Options& o, int code)
 {
+    settleLayouts();
     if (!o.find.isEmpty()) {
         views::FindBar* find = window->evidencePanel()->findBar();
         find->activate();
