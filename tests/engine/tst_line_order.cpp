@@ -41,6 +41,15 @@ const Symptom& find(const std::vector<Symptom>& all, const std::string& id)
     return none;
 }
 
+/// Refinement, priorities and the outcome over `s`, as correlate runs them after the early rules.
+Verdict decide(const Catalog& cat, std::vector<Symptom> s, Trace& trace)
+{
+    s = refineSymptoms(cat, std::move(s), trace);
+    ExecutionContext context;
+    s = prioritizeSymptoms(cat, context, std::move(s), trace);
+    return mapOutcome(cat, context, s, {}, trace);
+}
+
 const TraceStep* stepFor(const Trace& trace, const std::string& target)
 {
     for (const auto& step : trace.steps())
@@ -158,10 +167,7 @@ private Q_SLOTS:
                                   untimed(*cat, "nccl_system_error", "n2", -1, 12)};
         placeFirstLines(s, {{1, "excerpt.txt"}});
         Trace trace;
-        s = refineSymptoms(*cat, std::move(s), trace);
-        ExecutionContext context;
-        s = prioritizeSymptoms(*cat, context, std::move(s), trace);
-        const Verdict v = mapOutcome(*cat, context, s, {}, trace);
+        const Verdict v = decide(*cat, std::move(s), trace);
         QVERIFY(v.rootCause);
         QCOMPARE(v.rootCause->symptomId, std::string("nvlink_signal_integrity@n2/gpu1"));
         const TraceStep& outcome = trace.steps().back();
@@ -183,10 +189,7 @@ private Q_SLOTS:
                                       untimed(*cat, "nccl_system_error", "n4", -1, ncclLine)};
             placeFirstLines(s, {{1, "excerpt.txt"}});
             Trace trace;
-            s = refineSymptoms(*cat, std::move(s), trace);
-            ExecutionContext context;
-            s = prioritizeSymptoms(*cat, context, std::move(s), trace);
-            return mapOutcome(*cat, context, s, {}, trace).explanation;
+            return decide(*cat, std::move(s), trace).explanation;
         };
         const std::string after = explain(8);
         QVERIFY2(after.find("read from the line order of excerpt.txt") != std::string::npos, after.c_str());
@@ -204,10 +207,7 @@ private Q_SLOTS:
                                   untimed(*cat, "nccl_system_error", "n2", -1, 5)};
         placeFirstLines(s, {{1, "a.log"}, {6, "b.log"}});
         Trace trace;
-        s = refineSymptoms(*cat, std::move(s), trace);
-        ExecutionContext context;
-        s = prioritizeSymptoms(*cat, context, std::move(s), trace);
-        const Verdict v = mapOutcome(*cat, context, s, {}, trace);
+        const Verdict v = decide(*cat, std::move(s), trace);
         QVERIFY(v.rootCause);
         QCOMPARE(v.rootCause->symptomId, std::string("nvlink_signal_integrity@n2/gpu0"));
         QVERIFY2(v.explanation.find("could not be checked") != std::string::npos, v.explanation.c_str());
