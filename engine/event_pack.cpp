@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // PackedEvents: LEB128 varints (signed values zigzag-encoded) and length-prefixed strings, field by field; an
-// event's names (type, rule, symptom, node, link) as indexes into the pack's table of distinct names.
+// event's names (type, rule, symptom, node, link, attribute keys) as indexes into the pack's table of distinct
+// names. The bytes are deflated as they are written (zlib, fastest level): a large job's events repeat the same
+// fields with small changes, and the packed copy is held at the analysis' memory peak.
 #include "engine/event_pack.h"
+
+#include <zlib.h>
 
 #include <stdexcept>
 #include <unordered_map>
@@ -10,28 +14,62 @@ namespace attrib::engine {
 
 namespace {
 
-/// Where the put functions write: a buffer, or nothing but the count (the first pass sizes the buffer exactly,
-/// so that the packed copy never holds two buffers while growing: it is taken at the memory peak). The name
-/// table is filled by the first pass; the second finds every name in it.
+/// Where the put functions write: a small buffer, deflated into the pack whenever it fills. The name table
+/// grows as names are met.
 struct Sink {
     std::string* out = nullptr;
-    std::size_t size = 0;
     std::vector<Name>* names = nullptr;
     std::unordered_map<const std::string*, std::uint64_t>* index = nullptr;
 
-    void put(char c)
-    {
-        ++size;
-        if (out)
-            *out += c;
-    }
-    void put(const std::string& s)
-    {
-        size += s.size();
-        if (out)
-            *out += s;
-    }
+    void put(char c) { *out += c; }
+    void put(const std::string& s) { *out += s; }
 };
+
+/// Deflates what it is given onto the end of `packed`, in steps of a fixed output block.
+class Deflater {
+public:
+    explicit Deflater(std::string& packed)
+        : m_packed(packed)
+    {
+        if (deflateInit(&m_z, Z_BEST_SPEED) != Z_OK)
+            throw std::runtime_error("PackedEvents: zlib cannot start");
+    }
+    ~Deflater() { deflateEnd(&m_z); }
+    Deflater(const Deflater&) = delete;
+    Deflater& operator=(const Deflater&) = delete;
+
+    void feed(const std::string& bytes, bool last)
+    {
+        m_z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+        m_z.avail_in = static_cast<uInt>(bytes.size());
+        char block[16384];
+        int rc = Z_OK;
+        do {
+            m_z.next_out = reinterpret_cast<Bytef*>(block);
+            m_z.avail_out = sizeof block;
+            rc = deflate(&m_z, last ? Z_FINISH : Z_NO_FLUSH);
+            if (rc == Z_STREAM_ERROR)
+                throw std::runtime_error("PackedEvents: zlib failed");
+            m_packed.append(block, sizeof block - m_z.avail_out);
+        } while (m_z.avail_out == 0 || (last && rc != Z_STREAM_END));
+    }
+
+private:
+    std::string& m_packed;
+    z_stream m_z{};
+};
+
+/// The bytes `packed` deflates to (`size` of them).
+std::string inflated(const std::string& packed, std::size_t size)
+{
+    std::string bytes(size, '\0');
+    uLongf length = static_cast<uLongf>(size);
+    if (uncompress(reinterpret_cast<Bytef*>(bytes.data()), &length, reinterpret_cast<const Bytef*>(packed.data()),
+                   static_cast<uLong>(packed.size())) != Z_OK ||
+        length != size)
+        throw std::logic_error("PackedEvents: the packed bytes do not inflate");
+    return bytes;
+}
 
 void putUnsigned(Sink& out, std::uint64_t v)
 {
@@ -77,7 +115,7 @@ void putEvent(Sink& out, const Event& e)
     putUnsigned(out, e.sympathetic ? 1 : 0);
     putUnsigned(out, e.attrs.size());
     for (const auto& [k, v] : e.attrs) {
-        putString(out, k);
+        putName(out, k);
         putString(out, v);
     }
     putUnsigned(out, e.observations.size());
@@ -148,19 +186,29 @@ PackedEvents::PackedEvents(const std::vector<Event>& events)
     : m_count(events.size())
 {
     std::unordered_map<const std::string*, std::uint64_t> index;
-    Sink count{nullptr, 0, &m_names, &index};
-    for (const Event& e : events)
-        putEvent(count, e);
-    m_bytes.reserve(count.size);
-    Sink write{&m_bytes, 0, &m_names, &index};
-    for (const Event& e : events)
+    std::string chunk;
+    Sink write{&chunk, &m_names, &index};
+    Deflater deflater(m_bytes);
+    for (const Event& e : events) {
         putEvent(write, e);
+        if (chunk.size() >= 65536) {
+            m_size += chunk.size();
+            deflater.feed(chunk, false);
+            chunk.clear();
+        }
+    }
+    m_size += chunk.size();
+    deflater.feed(chunk, true);
+    m_bytes.shrink_to_fit();
 }
 
 std::vector<Event> PackedEvents::unpack() const
 {
     std::vector<Event> events(m_count);
-    Reader in(m_bytes);
+    if (m_count == 0)
+        return events;
+    const std::string bytes = inflated(m_bytes, m_size);
+    Reader in(bytes);
     for (Event& e : events) {
         e.id = in.getUnsigned();
         e.type = in.getName(m_names);
@@ -174,8 +222,8 @@ std::vector<Event> PackedEvents::unpack() const
         e.timeSource = static_cast<TimeSource>(in.getUnsigned());
         e.sympathetic = in.getUnsigned() != 0;
         for (std::uint64_t n = in.getUnsigned(); n > 0; --n) {
-            std::string key = in.getString();
-            e.attrs.emplace(std::move(key), in.getString());
+            const Name key = in.getName(m_names);
+            e.attrs.emplace(key, in.getString());
         }
         e.observations.resize(in.getUnsigned());
         for (auto& id : e.observations)

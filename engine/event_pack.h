@@ -2,7 +2,7 @@
 // A compact, exact copy of a vector of events in one byte buffer (integers as varints, strings length-prefixed),
 // for an input that is kept only in case it is needed again: the early rules' guard against a rule that throws
 // holds its input this way, at a fraction of the live events' size (no struct padding, no per-string and
-// per-map-node allocations), because that copy was the largest item of the analysis' memory peak.
+// per-map-node allocations, deflated), because that copy was the largest item of the analysis' memory peak.
 #pragma once
 
 #include "engine/model.h"
@@ -24,7 +24,8 @@ public:
     std::size_t bytes() const { return m_bytes.size() + m_names.size() * sizeof(Name); }
 
 private:
-    std::string m_bytes;
+    std::string m_bytes;        ///< deflated
+    std::size_t m_size = 0;     ///< bytes before deflating
     std::vector<Name> m_names;  ///< the distinct names the events hold, by the index the bytes give
     std::size_t m_count = 0;
 };

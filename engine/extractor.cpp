@@ -518,6 +518,8 @@ Event makeEvent(const LineMatch& match, const Observation& obs)
     Event e;
     e.type = rule.event;
     e.rule = rule.id;
+    // At its final size: a `set` field added to a full vector would double it (an event's largest heap block).
+    e.attrs.reserve(match.captures.size() + rule.set.size() + (rule.jobWide ? 1 : 0));
     e.attrs = match.captures;
     for (const auto& [k, v] : rule.set)  // a capture of the same name wins; `{capture}` reads the line's own
         e.attrs.emplace(k, setValue(v, match.captures));

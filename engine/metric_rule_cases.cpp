@@ -113,7 +113,7 @@ CaseRun runMetricCase(const Catalog& catalog, const MetricRule& rule, const Pipe
     std::uint64_t offset = 0;
     for (const auto& s : pc.input.value("samples", json::array())) {
         MetricSample sample;
-        sample.source = {0, ++offset, offset * 100, 1};
+        sample.source = {0, 1, ++offset, offset * 100};
         sample.time = caseAt(s, "at");
         sample.timeSource = sample.time == NoTime ? TimeSource::None : TimeSource::Absolute;
         sample.value = numberAt(s, "value", 0);

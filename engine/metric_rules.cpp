@@ -169,9 +169,10 @@ Observation sampleObservation(const std::string& metric, const std::string& node
     o.gpu = gpu;
     o.time = s.time;
     o.timeSource = s.timeSource;
-    o.metric = metric;
-    o.value = s.value;
-    o.labels = labels;
+    SampleFields& fields = o.sample.edit();
+    fields.metric = metric;
+    fields.value = s.value;
+    fields.labels = labels;
     std::string rendered;
     for (const auto& [k, v] : labels)
         rendered += (rendered.empty() ? "" : ",") + k + "=\"" + v + "\"";

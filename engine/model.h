@@ -3,6 +3,7 @@
 #pragma once
 
 #include "engine/attr_map.h"
+#include "engine/compact_fields.h"
 #include "engine/name.h"
 
 #include <cstdint>
@@ -44,9 +45,9 @@ const char* toString(TimeSource source);
 /// Where a line came from: a bundle file and a position in it. Evidence text is re-read by offset.
 struct SourceRef {
     std::uint32_t file = 0;    ///< index into Bundle::files
+    std::uint32_t length = 0;  ///< bytes of the (possibly joined) record
     std::uint64_t line = 0;    ///< 1-based line number
     std::uint64_t offset = 0;  ///< byte offset of the line start
-    std::uint32_t length = 0;  ///< bytes of the (possibly joined) record
 };
 
 /// One normalized piece of evidence: a log record or a metric sample.
@@ -63,10 +64,7 @@ struct Observation {
     int gpu = -1;  ///< local device index when the line names one (NCCL `[n]`)
     SourceKind kind = SourceKind::Unknown;
     TimeSource timeSource = TimeSource::None;
-    // Metric samples
-    Name metric;
-    double value = 0;
-    std::map<std::string, std::string> labels;
+    SampleBox sample;  ///< a metric sample's metric, value and labels (a log line has none)
 };
 
 /// A significant fact extracted from observations by a rule.
@@ -83,7 +81,7 @@ struct Event {
     TimeSource timeSource = TimeSource::None;
     bool sympathetic = false;  ///< a follow-up of another fault (Xid 45, 154, ...)
     AttrMap attrs;             ///< decoded fields, sorted for determinism
-    std::vector<std::uint64_t> observations;
+    ObservationIds observations;
     std::uint64_t folded = 0;  ///< repeats of its line folded into it: the event stands for 1 + folded events
 };
 

@@ -233,6 +233,10 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
     // after a failure the input of the failed rule is rebuilt from it by replaying the rules before. The copy
     // is packed (engine/event_pack.h): held as live events it was the largest item of the memory peak.
     const PackedEvents input = rules.empty() ? PackedEvents() : PackedEvents(events);
+    // No early rule reads the files' runs of observation ids (a run per file: thousands on a large job), so the
+    // guard's copy of the context leaves them out; they are put back after the last rule.
+    std::vector<FileRun> fileRuns = std::move(context.fileRuns);
+    context.fileRuns.clear();
     const ExecutionContext inputContext = context;
     std::set<std::size_t> failed;
     for (std::size_t k = 0; k < rules.size(); ++k) {
@@ -245,6 +249,7 @@ std::vector<Event> runEarlyRules(const Catalog& catalog, std::vector<Event> even
         }
         renumberStepEvents(held, sortAndNumberEvents(events));
     }
+    context.fileRuns = std::move(fileRuns);
     return events;
 }
 

@@ -12,6 +12,7 @@
 #include "importers/coverage.h"
 
 #include "importers/file_open.h"
+#include "importers/line_reader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -246,7 +247,7 @@ void fillFileRuns(const AnalysisResult& result, std::vector<engine::FileRun>& ru
         if (o.source.file >= result.files.size())
             continue;
         std::string path = result.files[o.source.file].path;
-        if (const auto origin = o.labels.find("origin.file"); origin != o.labels.end())
+        if (const auto origin = o.sample->labels.find("origin.file"); origin != o.sample->labels.end())
             path += ": " + origin->second;
         if (runs.empty() || runs.back().path != path)
             runs.push_back({o.id, std::move(path)});
@@ -270,7 +271,9 @@ void correlateInto(AnalysisResult& result, const Catalog& catalog, std::vector<E
     if (options.progress)
         options.progress->progress(engine::ProgressStage::Correlating, 0, 1);
     Trace trace;
-    Correlation c = correlate(catalog, std::move(ctx), std::move(events), trace, options.progress);
+    DroppedTrace dropped;
+    TraceSink& sink = options.keepTrace ? static_cast<TraceSink&>(trace) : dropped;
+    Correlation c = correlate(catalog, std::move(ctx), std::move(events), sink, options.progress);
     result.context = std::move(c.context);
     result.events = std::move(c.events);
     result.symptoms = std::move(c.symptoms);
@@ -297,6 +300,7 @@ void readChosen(const std::vector<BundleEntry>& entries, const std::vector<std::
                        static_cast<unsigned>(std::min<std::size_t>(jobs, chosen.size())));
     else
         readInOrder(entries, chosen, collector, coverage, budget);
+    releaseReadBuffers();
 }
 
 /// The leads of a failure no rule explains: the chosen files read again (same order, same decompression limits,

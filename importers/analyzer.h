@@ -21,6 +21,8 @@ struct AnalyzeOptions {
     std::uint64_t maxDecompressedBytes = 4ULL << 30;
     double maxCompressionRatio = 200.0;
     std::size_t maxDocumentBytes = 64 << 20;  ///< JSON documents (sacct --json, events) larger are not parsed
+    /// Keep the rule trace in the result (views, stores, --trace); false leaves AnalysisResult::trace empty.
+    bool keepTrace = true;
 };
 
 /// Outcome of analyzeBundle: a result, or a one-line reason why there is none.

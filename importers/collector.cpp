@@ -338,8 +338,8 @@ Observation Collector::observe(const Record& r, SourceKind kind, const std::stri
 {
     Observation obs;
     obs.kind = kind;
-    obs.source = {static_cast<std::uint32_t>(fs.index), r.line, r.offset,
-                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX))};
+    obs.source = {static_cast<std::uint32_t>(fs.index),
+                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX)), r.line, r.offset};
     obs.node = node;
     obs.rank = r.rank >= 0 ? r.rank : fs.entry->rankHint;
     obs.gpu = r.gpu;
@@ -350,7 +350,7 @@ Observation Collector::observe(const Record& r, SourceKind kind, const std::stri
     obs.text = r.truncated ? r.text + truncationMarker(r) : r.text;
     for (const auto& [k, v] : r.labels)
         if (k.rfind("context.", 0) != 0)
-            obs.labels.emplace(k, v);
+            obs.sample.edit().labels.emplace(k, v);
     return obs;
 }
 
@@ -470,8 +470,8 @@ void Collector::onMetric(const Record& r, const std::string& node, FileState& fs
     if (!m_metrics.wants(r.metric))
         return;
     MetricSample s;
-    s.source = {static_cast<std::uint32_t>(fs.index), r.line, r.offset,
-                static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX))};
+    s.source = {static_cast<std::uint32_t>(fs.index),
+                static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX)), r.line, r.offset};
     s.time = r.time;
     s.timeSource = r.time == NoTime ? TimeSource::None : r.timeSource;
     s.value = r.value;

@@ -33,7 +33,7 @@ std::string lineSignature(const engine::Observation& obs, const std::vector<engi
           std::to_string(static_cast<int>(obs.kind)) + "," + std::to_string(static_cast<int>(obs.timeSource)) + "," +
               std::to_string(obs.rank) + "," + std::to_string(obs.gpu));
     field(s, obs.node);
-    for (const auto& [k, v] : obs.labels) {
+    for (const auto& [k, v] : obs.sample->labels) {
         field(s, k);
         field(s, v);
     }

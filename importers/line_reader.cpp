@@ -162,6 +162,7 @@ public:
     ChunkLease(const ChunkLease&) = delete;
     ChunkLease& operator=(const ChunkLease&) = delete;
     char* data() const { return m_data.get(); }
+    static void releasePool() { pool().clear(); }
 
 private:
     using Pool = std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>>;
@@ -196,6 +197,11 @@ struct FdHolder {
 };
 
 }  // namespace
+
+void releaseReadBuffers()
+{
+    ChunkLease::releasePool();
+}
 
 ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)>& onLine, std::size_t maxLine,
                     std::size_t chunk)

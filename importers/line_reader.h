@@ -34,6 +34,10 @@ struct ReadStats {
 ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)>& onLine,
                     std::size_t maxLine = 1 << 20, std::size_t chunk = 1 << 20);
 
+/// Frees the read buffers the calling thread keeps for its next files (after the last file of an analysis: they
+/// would otherwise stay resident, a megabyte each, through correlation).
+void releaseReadBuffers();
+
 /// Convenience: a ReadFn over a file descriptor opened on `path`. Returns an empty function and
 /// sets `error` when the file cannot be opened.
 ReadFn fileReader(const std::string& path, std::string& error);

@@ -71,7 +71,9 @@ int runAnalyze(const AnalyzeOptions& o, const CliContext& cli)
     }
     if (o.bundles.size() > 1)
         return analyzeIntoStore(o.bundles, o.storeFile, catalog, o.jobs);
-    const auto outcome = importers::analyzeBundleParallel(o.bundles.front(), catalog, {}, o.jobs);
+    importers::AnalyzeOptions analysis;
+    analysis.keepTrace = !o.traceFile.empty() || !o.storeFile.empty() || !o.service.url.empty();
+    const auto outcome = importers::analyzeBundleParallel(o.bundles.front(), catalog, analysis, o.jobs);
     if (!outcome.result) {
         std::cerr << "attrib: " << engine::terminalSafe(outcome.error) << "\n";
         return 1;

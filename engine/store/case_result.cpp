@@ -129,7 +129,7 @@ void addEvidence(engine::AnalysisResult& r, const CaseRecord& record)
         }
         engine::Observation o;
         o.id = e.observationId;
-        o.source = {fileIndex[e.file], e.line, e.offset, static_cast<std::uint32_t>(e.length)};
+        o.source = {fileIndex[e.file], static_cast<std::uint32_t>(e.length), e.line, e.offset};
         const auto fi = o.source.file;
         o.kind = fi < r.fileCoverage.size() ? r.fileCoverage[fi].kind : engine::SourceKind::Unknown;
         o.node = e.node;

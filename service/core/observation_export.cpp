@@ -53,14 +53,14 @@ json observationJson(const engine::AnalysisResult& r, const engine::Observation&
     if (o.source.file < r.files.size())
         j["file"] = r.files[o.source.file].path;
     j["line"] = o.source.line;
-    if (!o.metric.empty()) {
-        j["metric"] = o.metric;
-        j["value"] = o.value;
+    if (!o.sample->metric.empty()) {
+        j["metric"] = o.sample->metric;
+        j["value"] = o.sample->value;
     } else {
         j["text"] = o.text;
     }
-    if (!o.labels.empty())
-        j["labels"] = o.labels;
+    if (!o.sample->labels.empty())
+        j["labels"] = o.sample->labels;
     return j;
 }
 

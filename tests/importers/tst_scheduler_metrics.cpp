@@ -111,8 +111,8 @@ private Q_SLOTS:
         const auto* sample = r.observation(dbe->evidence.back());
         QVERIFY(sample);
         QCOMPARE(sample->kind, engine::SourceKind::Metrics);
-        QCOMPARE(sample->metric, std::string("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"));
-        QCOMPARE(sample->value, 2.0);
+        QCOMPARE(sample->sample->metric.str(), std::string("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL"));
+        QCOMPARE(sample->sample->value, 2.0);
         QCOMPARE(sample->source.line, std::uint64_t(14));
         QCOMPARE(r.verdict.rootCause->symptomId, std::string("metric_ecc_dbe@node-02/gpu3"));
         QCOMPARE(r.verdict.subDomain, std::string("gpu_memory"));

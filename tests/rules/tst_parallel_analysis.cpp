@@ -4,6 +4,7 @@
 // with a decompression cap that stops reading part way through the bundle) with --jobs 1 and --jobs 4.
 #include "../common/test_catalog.h"
 
+#include "engine/report.h"
 #include "engine/verdict_json.h"
 #include "importers/analyze_parallel.h"
 
@@ -102,6 +103,25 @@ private Q_SLOTS:
     {
         QFETCH(QString, bundle);
         compareJobs(bundle.toStdString());
+    }
+
+    /// `attrib analyze` without --trace or --store drops the trace as it is made (AnalyzeOptions::keepTrace): the
+    /// verdict is byte for byte the one of an analysis that keeps it, and nothing of the trace is held.
+    void droppingTheTraceKeepsTheVerdict()
+    {
+        for (const char* sample : {"nvlink-xid149", "nccl-hang", "ib-link-flap"}) {
+            const std::string bundle = std::string(ATTRIB_SOURCE_DIR "/samples/") + sample;
+            importers::AnalyzeOptions dropping;
+            dropping.keepTrace = false;
+            const auto kept = importers::analyzeBundleParallel(bundle, tests::sourceCatalog(), {}, 2);
+            const auto dropped = importers::analyzeBundleParallel(bundle, tests::sourceCatalog(), dropping, 2);
+            QVERIFY2(kept.result && dropped.result, sample);
+            QVERIFY2(!kept.result->trace.empty(), sample);
+            QVERIFY2(dropped.result->trace.empty(), sample);
+            QCOMPARE(engine::dumpJson(engine::verdictToJson(*dropped.result)),
+                     engine::dumpJson(engine::verdictToJson(*kept.result)));
+            QCOMPARE(engine::reportText(*dropped.result), engine::reportText(*kept.result));
+        }
     }
 
     /// Rules that a later line decides (`after`) hold their matches per file until the file decides them: a bundle

@@ -51,7 +51,7 @@ public:
         Observation o;
         o.id = m_r->observations.size() + 1;
         o.kind = m_r->fileCoverage[file].kind;
-        o.source = {file, line, (line - 1) * 80, static_cast<std::uint32_t>(text.size())};
+        o.source = {file, static_cast<std::uint32_t>(text.size()), line, (line - 1) * 80};
         o.node = m_r->fileCoverage[file].node;
         o.time = FixtureEpoch + static_cast<TimeNs>(at * 1e9);
         o.timeSource = TimeSource::Absolute;
@@ -96,7 +96,7 @@ public:
         s.statusReason = reason;
         s.interesting = status == SymptomStatus::Demoted;
         s.events = {event};
-        s.evidence = e.observations;
+        s.evidence = e.observations.toVector();
         m_r->symptoms.push_back(s);
         return m_r->symptoms.back();
     }
