@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace attrib::tests {
 
@@ -19,6 +20,16 @@ inline engine::CatalogPtr sourceCatalog()
 inline std::string samplePath(const std::string& name)
 {
     return std::string(ATTRIB_SOURCE_DIR) + "/samples/" + name;
+}
+
+/// The symptom with `id` among `all`; an empty one (id "") when there is none.
+inline const engine::Symptom& symptomById(const std::vector<engine::Symptom>& all, const std::string& id)
+{
+    static const engine::Symptom none;
+    for (const auto& s : all)
+        if (s.id == id)
+            return s;
+    return none;
 }
 
 inline void writeFile(const std::filesystem::path& path, const std::string& text)

@@ -32,15 +32,6 @@ Symptom untimed(const Catalog& cat, const std::string& name, const std::string& 
     return s;
 }
 
-const Symptom& find(const std::vector<Symptom>& all, const std::string& id)
-{
-    static const Symptom none;
-    for (const auto& s : all)
-        if (s.id == id)
-            return s;
-    return none;
-}
-
 /// Refinement, priorities and the outcome over `s`, as correlate runs them after the early rules.
 Verdict decide(const Catalog& cat, std::vector<Symptom> s, Trace& trace)
 {
@@ -99,20 +90,21 @@ private Q_SLOTS:
         Trace trace;
         applyRefineRule(*cat, rule(*cat, "Xid149AndNvlinkFiltering"), s, trace);
 
-        QCOMPARE(find(s, "nccl_system_error@n4").status, SymptomStatus::Demoted);
+        QCOMPARE(tests::symptomById(s, "nccl_system_error@n4").status, SymptomStatus::Demoted);
         const TraceStep* after = stepFor(trace, "nccl_system_error@n4");
         QVERIFY(after && after->fired);
         QCOMPARE(after->details.at("order"), std::string("line order in excerpt.txt"));
         QCOMPARE(after->details.at("target_line"), std::string("after the cause's"));
 
-        QCOMPARE(find(s, "nccl_remote_error@n3").status, SymptomStatus::Demoted);
+        QCOMPARE(tests::symptomById(s, "nccl_remote_error@n3").status, SymptomStatus::Demoted);
         const TraceStep* before = stepFor(trace, "nccl_remote_error@n3");
         QVERIFY(before && before->fired);
         QCOMPARE(before->details.at("target_line"), std::string("before the cause's"));
         QVERIFY2(before->details.at("window").find("admits targets up to 120.000s before") != std::string::npos,
                  before->details.at("window").c_str());
 
-        QCOMPARE(find(s, "collective_timeout@n5").status, SymptomStatus::Demoted);  // another file: co-occurring
+        QCOMPARE(tests::symptomById(s, "collective_timeout@n5").status,
+                 SymptomStatus::Demoted);  // another file: co-occurring
         const TraceStep* other = stepFor(trace, "collective_timeout@n5");
         QVERIFY(other && !other->details.count("order"));
         QVERIFY(other->details.at("window").find("count as co-occurring") != std::string::npos);
@@ -130,7 +122,7 @@ private Q_SLOTS:
             Trace trace;
             applyRefineRule(*cat, rule(*cat, "RankFailureExplainsLaterWatchdogs"), s, trace);
             const TraceStep* step = stepFor(trace, "collective_timeout@n1");
-            return std::make_pair(find(s, "collective_timeout@n1").status, step ? *step : TraceStep());
+            return std::make_pair(tests::symptomById(s, "collective_timeout@n1").status, step ? *step : TraceStep());
         };
         const auto [earlier, notFired] = run(3, "rank0.log");  // both lines in rank0.log
         QCOMPARE(earlier, SymptomStatus::Active);
@@ -154,7 +146,8 @@ private Q_SLOTS:
         QVERIFY(!lineOrdered(s[0], s[1]));
         Trace trace;
         applyRefineRule(*cat, rule(*cat, "Xid149AndNvlinkFiltering"), s, trace);
-        QCOMPARE(find(s, "nccl_remote_error@n3").status, SymptomStatus::Demoted);  // co-occurring, as before
+        QCOMPARE(tests::symptomById(s, "nccl_remote_error@n3").status,
+                 SymptomStatus::Demoted);  // co-occurring, as before
     }
 
     /// Two tied untimed candidates on one node, one file: the one whose line comes first is the root cause, whatever

@@ -30,15 +30,6 @@ Event makeEvent_(const std::string& symptom, const std::string& node, double at,
     return e;
 }
 
-const Symptom& find(const std::vector<Symptom>& all, const std::string& id)
-{
-    static const Symptom none;
-    for (const auto& s : all)
-        if (s.id == id)
-            return s;
-    return none;
-}
-
 }  // namespace
 
 class TestPipeline : public QObject {
@@ -118,7 +109,7 @@ private Q_SLOTS:
         sortAndNumberEvents(events);
         const auto symptoms = buildNodeSymptoms(*cat, events, trace);
         QCOMPARE(symptoms.size(), std::size_t(2));
-        const Symptom& s = find(symptoms, "nccl_remote_error@n1");
+        const Symptom& s = tests::symptomById(symptoms, "nccl_remote_error@n1");
         QCOMPARE(s.count, 2u);
         QCOMPARE(s.firstSeen, CaseEpoch + 2 * NsPerSec);
         QCOMPARE(s.lastSeen, CaseEpoch + 5 * NsPerSec);
@@ -169,10 +160,10 @@ private Q_SLOTS:
         std::vector<Event> events = {primary, follow, orphan};
         sortAndNumberEvents(events);
         auto symptoms = scrubNodeSymptoms(*cat, buildNodeSymptoms(*cat, events, trace), trace);
-        QCOMPARE(find(symptoms, "gpu_channel_teardown@n2/gpu3").status, SymptomStatus::Scrubbed);
-        QCOMPARE(find(symptoms, "gpu_channel_teardown@n2/gpu3").causedBy,
+        QCOMPARE(tests::symptomById(symptoms, "gpu_channel_teardown@n2/gpu3").status, SymptomStatus::Scrubbed);
+        QCOMPARE(tests::symptomById(symptoms, "gpu_channel_teardown@n2/gpu3").causedBy,
                  std::string("nvlink_signal_integrity@n2/gpu3"));
-        QCOMPARE(find(symptoms, "gpu_channel_teardown@n5/gpu1").status, SymptomStatus::Active);
+        QCOMPARE(tests::symptomById(symptoms, "gpu_channel_teardown@n5/gpu1").status, SymptomStatus::Active);
     }
 
     void mergeCombinesSameIds()
@@ -207,9 +198,9 @@ private Q_SLOTS:
             {"name": "nccl_remote_error", "node": "n3", "at": 0},
             {"name": "nccl_system_error", "node": "n4", "at": 1003}]})json");
         const auto run = runPipelineCase(*cat, pc, TracePhase::Refine, "Xid149AndNvlinkFiltering", nullptr, trace);
-        QCOMPARE(find(run.symptoms, "nccl_remote_error@n3").status, SymptomStatus::Active);
-        QCOMPARE(find(run.symptoms, "nccl_system_error@n4").status, SymptomStatus::Demoted);
-        QVERIFY(find(run.symptoms, "nccl_system_error@n4").interesting);
+        QCOMPARE(tests::symptomById(run.symptoms, "nccl_remote_error@n3").status, SymptomStatus::Active);
+        QCOMPARE(tests::symptomById(run.symptoms, "nccl_system_error@n4").status, SymptomStatus::Demoted);
+        QVERIFY(tests::symptomById(run.symptoms, "nccl_system_error@n4").interesting);
         bool whyNot = false;
         for (const auto& step : trace.steps()) {
             if (!step.fired && step.rule == "Xid149AndNvlinkFiltering" && step.details.count("window_ok")) {
