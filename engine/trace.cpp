@@ -61,6 +61,7 @@ constexpr EnumName<TraceAction> kActions[] = {
     {TraceAction::CheckpointOutlasts, "checkpoint-outlasts"},
     {TraceAction::SoleNode, "sole-node"},
     {TraceAction::KnownReleaseIssue, "known-release-issue"},
+    {TraceAction::DuplicateRanks, "duplicate-ranks"},
     {TraceAction::Unknown, "unknown"},
 };
 

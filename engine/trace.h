@@ -72,6 +72,7 @@ enum class TraceAction : std::uint8_t {
     CheckpointOutlasts,
     SoleNode,
     KnownReleaseIssue,
+    DuplicateRanks,
     Unknown,  ///< a name read back from a store that this version does not know
 };
 const char* toString(TraceAction action);

@@ -11,6 +11,7 @@
 #include "rules/cpp/nccl_release.h"
 #include "rules/cpp/nvlink_state.h"
 #include "rules/cpp/python_exceptions.h"
+#include "rules/cpp/rank_claims.h"
 #include "rules/cpp/sole_node.h"
 #include "rules/cpp/workload_scope.h"
 #include "rules/cpp/xid_burst.h"
@@ -40,6 +41,7 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         };
         r.factories["SoleNodeFromCommandLine"] = [](const nlohmann::json& c) { return makeSoleNodeFromCommandLine(c); };
         r.factories["KnownNcclReleaseIssue"] = [](const nlohmann::json& c) { return makeKnownNcclReleaseIssue(c); };
+        r.factories["DuplicateRankClaims"] = [](const nlohmann::json& c) { return makeDuplicateRankClaims(c); };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();
