@@ -39,11 +39,17 @@ std::string gpuText(int gpu)
     return gpu >= 0 ? " GPU " + std::to_string(gpu) : std::string();
 }
 
-/// " on NODE GPU n at TIME", with unknowns in words (an empty node or time would read "on  at ").
-std::string placeAndTime(const std::string& node, int gpu, TimeNs time, TimeSource source)
+/// " on NODE GPU n at TIME", with unknowns in words (an empty node or time would read "on  at "). A job-wide
+/// symptom (a time limit, a launch that does not match its world) concerns the job, not a node it failed to name.
+std::string placeAndTime(const AnalysisResult& r, const std::string& symptomId, const std::string& node, int gpu,
+                         TimeNs time)
 {
-    return " on " + (node.empty() ? std::string("an unknown node") : node) + gpuText(gpu) +
-        (time == NoTime ? std::string(", time unknown") : " at " + formatTime(time, source));
+    const Symptom* s = r.symptom(symptomId);
+    const std::string place = !node.empty()               ? " on " + node
+        : s != nullptr && s->attrs.count("job_wide") != 0 ? std::string(" for the whole job")
+                                                          : std::string(" on an unknown node");
+    return place + gpuText(gpu) +
+        (time == NoTime ? std::string(", time unknown") : " at " + formatTime(time, r.timeSourceOf(symptomId)));
 }
 
 std::vector<Row> verdictRows(const AnalysisResult& r)
@@ -53,8 +59,7 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
     rows.push_back({"Verdict", v.terminalState + " / " + v.subDomain});
     if (v.rootCause) {
         const RootCause& rc = *v.rootCause;
-        rows.push_back(
-            {"Root cause", rc.symptom + placeAndTime(rc.node, rc.gpu, rc.time, r.timeSourceOf(rc.symptomId))});
+        rows.push_back({"Root cause", rc.symptom + placeAndTime(r, rc.symptomId, rc.node, rc.gpu, rc.time)});
         rows.push_back({"Summary", rc.summary});
         if (const Observation* o = r.observation(rc.decisiveObservation))
             rows.push_back({"Evidence", evidenceLocation(r, o->id), o->text});
@@ -62,8 +67,7 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
     }
     for (const auto& c : v.candidates)
         rows.push_back(
-            {"Candidate",
-             c.symptom + placeAndTime(c.node, c.gpu, c.time, r.timeSourceOf(c.symptomId)) + ": " + c.summary});
+            {"Candidate", c.symptom + placeAndTime(r, c.symptomId, c.node, c.gpu, c.time) + ": " + c.summary});
     if (!v.candidates.empty())
         rows.push_back({"Would separate", v.candidates.front().separatedBy});
     rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});

@@ -61,6 +61,13 @@ private Q_SLOTS:
         const std::string text = engine::reportText(r);
         QVERIFY2(text.find("app_exception on an unknown node, time unknown") != std::string::npos, text.c_str());
         QVERIFY(text.find(" on  at ") == std::string::npos);
+        engine::Symptom s;  // a node-less symptom is not the job's unless its events say so
+        s.id = r.verdict.rootCause->symptomId = "app_exception@job";
+        r.symptoms.push_back(s);
+        QVERIFY(engine::reportText(r).find("app_exception on an unknown node") != std::string::npos);
+        r.symptoms.back().attrs["job_wide"] = "true";  // a time limit, a launch that does not match its world
+        const std::string job = engine::reportText(r);
+        QVERIFY2(job.find("app_exception for the whole job, time unknown") != std::string::npos, job.c_str());
     }
 
     void aBootRelativeRootCauseTimeIsNotA1970Date()
