@@ -274,7 +274,8 @@ void TestPrefixedContinuations::giantContinuationCapped()
 void TestPrefixedContinuations::tracebackWithoutExceptionLineGivesLead()
 {
     // https://github.com/THUDM/GLM/issues/136: another rank's logger line cuts the traceback before its exception.
-    // That line used to be taken for the exception, and the traceback gave no lead.
+    // That line used to be taken for the exception, and the traceback gave no lead. The traceback, with no exception
+    // line, is now the weakest application finding (python_traceback_no_exception_line), decided by its own line.
     const std::string text =
         "/data/pretrained_model/glm-10b-chinese-mp4/80000/mp_rank_03_model_states.pt.\n"
         "Traceback (most recent call last):\n"
@@ -297,10 +298,13 @@ void TestPrefixedContinuations::tracebackWithoutExceptionLineGivesLead()
     const auto outcome = tests::analyzeOneFile("train.log", text);
     QVERIFY2(outcome.result, outcome.error.c_str());
     const auto& v = outcome.result->verdict;
-    QCOMPARE(QString::fromStdString(v.terminalState), QStringLiteral("unknown"));
-    QVERIFY(!v.leads.empty());
-    QCOMPARE(v.leads[0].line, std::uint64_t(2));
-    QCOMPARE(QString::fromStdString(v.leads[0].text), QStringLiteral("Traceback (most recent call last):"));
+    QCOMPARE(QString::fromStdString(v.terminalState), QStringLiteral("application_failure"));
+    QVERIFY(v.rootCause);
+    QCOMPARE(QString::fromStdString(v.rootCause->symptom), QStringLiteral("python_traceback_no_exception_line"));
+    const engine::Observation* decisive = outcome.result->observation(v.rootCause->decisiveObservation);
+    QVERIFY(decisive);
+    QCOMPARE(decisive->source.line, std::uint64_t(2));
+    QVERIFY(decisive->text.rfind("Traceback (most recent call last):", 0) == 0);
 }
 
 void TestPrefixedContinuations::streamTagWithAndWithoutSpaceIsOneStream()
