@@ -63,6 +63,40 @@ bool isElapsedTime(std::string_view word)
     return i > 0 && (unit == "s" || unit == "ms" || unit == "us" || unit == "m" || unit == "h");
 }
 
+/// lm-sensors rows: a chip's label (`in1:`, `3VSB:`, `AUXTIN0:`, a board's own names) and its reading, `+3.31 V`,
+/// `1024 RPM`, `+42.0°C`, `95.00 W`. A pdsh host is followed by its command's output, not by a measurement.
+bool isSensorReading(std::string_view rest)
+{
+    std::size_t i = rest.find_first_not_of(' ');
+    if (i == 0 || i == std::string_view::npos)
+        return false;
+    if (rest[i] == '+' || rest[i] == '-')
+        ++i;
+    const std::size_t digits = i;
+    while (i < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[i])) || rest[i] == '.'))
+        ++i;
+    if (i == digits)
+        return false;
+    if (i < rest.size() && rest[i] == ' ')
+        ++i;
+    static constexpr std::array<std::string_view, 11> units = {"V",
+                                                               "mV",
+                                                               "\xc2\xb0"
+                                                               "C",
+                                                               "C",
+                                                               "RPM",
+                                                               "W",
+                                                               "mW",
+                                                               "A",
+                                                               "mA",
+                                                               "J",
+                                                               "%"};
+    const std::string_view tail = rest.substr(i);
+    return std::any_of(units.begin(), units.end(), [&](std::string_view u) {
+        return tail.substr(0, u.size()) == u && (tail.size() == u.size() || tail[u.size()] == ' ');
+    });
+}
+
 /// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`: the loader or Python names a
 /// file before its colon (`...so: undefined symbol: ...`), no host.
 bool isLibraryFile(std::string_view word)
@@ -136,11 +170,12 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
         return false;
     // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
     // open file`, `s3fs: could not determine ...`, `e2fsck: ...`, gcc's `cc1: some warnings being treated as errors`),
-    // and elapsed times (`1.017s: job.exception ...`, flux's event log): no hosts.
+    // elapsed times (`1.017s: job.exception ...`, flux's event log) and sensor rows: no hosts.
     static constexpr std::array<std::string_view, 12> programs = {
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name))
+        isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name) ||
+        isSensorReading(s.substr(colon + 1)))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

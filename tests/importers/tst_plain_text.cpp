@@ -291,6 +291,13 @@ void TestPlainText::nodeNamedByLine()
          {"mds0: Behind on trimming (73/30)", NoTime, TimeSource::None, "", "mds0: Behind on trimming (73/30)"},
          {"temp1:        +98.0 C  (crit = +97.0 C)", NoTime, TimeSource::None, "",
           "temp1:        +98.0 C  (crit = +97.0 C)"},
+         {"in1:           0.00 V  (min =  +0.00 V, max =  +0.00 V)  ALARM", NoTime, TimeSource::None, "",
+          "in1:           0.00 V  (min =  +0.00 V, max =  +0.00 V)  ALARM"},
+         {"power1:       95.00 W  (interval =   1.00 s)", NoTime, TimeSource::None, "",
+          "power1:       95.00 W  (interval =   1.00 s)"},
+         {"3VSB:          +3.36 V  (min =  +2.98 V, max =  +3.63 V)", NoTime, TimeSource::None, "",
+          "3VSB:          +3.36 V  (min =  +2.98 V, max =  +3.63 V)"},
+         {"node07: 3VSB:  +3.36 V", NoTime, TimeSource::None, "node07", "3VSB:  +3.36 V"},
          {"s3fs: could not determine how to establish security credentials", NoTime, TimeSource::None, "",
           "s3fs: could not determine how to establish security credentials"},
          // programs whose names hold a digit, and flux's elapsed times: no pdsh hosts
