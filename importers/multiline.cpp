@@ -233,6 +233,31 @@ bool isLoggerLine(std::string_view s)
     return n > 0 && s[0] >= 'a' && s[0] <= 'z' && charAt(s, n, ':') && charAt(s, n + 1, ' ');
 }
 
+/// An interactive shell's or Python's prompt, where a pasted session goes on after the traceback: `$ cmd`, `# cmd`,
+/// `user@host:~/dir$ cmd`, `(venv) user@host:~$ cmd`, `PS C:\work> cmd`, `>>> expr`. A bare `> ` is left alone: it
+/// also quotes every line of a ticket.
+bool isShellPrompt(std::string_view s)
+{
+    if (startsWith(s, ">>> ") || s == ">>>")
+        return true;
+    if (startsWith(s, "(")) {  // a virtual environment's name before the prompt
+        const std::size_t close = s.find(") ");
+        if (close == std::string_view::npos || close > 40)
+            return false;
+        s.remove_prefix(close + 2);
+    }
+    const std::string_view token = s.substr(0, s.find(' '));
+    if (token.size() == s.size() || token.empty())
+        return false;  // a prompt is followed by its command
+    if (token == "$" || token == "#")
+        return true;
+    const char last = token.back();
+    if (startsWith(s, "PS ") && s.find("> ") != std::string_view::npos && s.find("> ") < 200)
+        return true;
+    return (last == '$' || last == '#') && token.find('@') != std::string_view::npos &&
+        token.find(':') != std::string_view::npos;
+}
+
 /// A line of only `=`, `-` or `*` (torchrun's failure table, a banner): a block of its own begins.
 bool isRule(std::string_view s)
 {
@@ -392,8 +417,8 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     // The exception's message goes on over further lines of the same stream (the stream is the map's key): c10d's
     // `ncclSystemError: ...`, `Last error:` and its cause, a path the message printed on the next line, Ray's
     // indented actor fields. It ends at a blank line, a line with a header of its own (a logger, NCCL, Slurm),
-    // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), a `====` rule, a chained
-    // traceback's words, the C++ backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
+    // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), a shell prompt, a `====` rule, a
+    // chained traceback's words, the C++ backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
     // `Caught X in DataLoader worker process N.` then `Original Traceback (most recent call last):` and its frames).
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
         rec.kind != tb.first.kind)
@@ -407,7 +432,8 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     const std::string_view piece = trimLeft(trimRight(body));
     const bool indented = !body.empty() && (body[0] == ' ' || body[0] == '\t');
     return !piece.empty() && !isRule(piece) && !startsException(piece) && !isSlurmLine(piece) &&
-        (indented || !isLoggerLine(piece)) && !startsWith(piece, "During handling of the above exception") &&
+        !isShellPrompt(piece) && (indented || !isLoggerLine(piece)) &&
+        !startsWith(piece, "During handling of the above exception") &&
         !startsWith(piece, "The above exception was the direct cause") &&
         !startsWith(piece, "Exception raised from ") && !startsWith(piece, "Original Traceback") &&
         !startsWith(piece, "File \"");

@@ -88,6 +88,7 @@ private slots:
     void giantContinuationCapped();
     void tracebackWithoutExceptionLineGivesLead();
     void streamTagWithAndWithoutSpaceIsOneStream();
+    void shellPromptEndsTheExceptionMessage();
 };
 
 void TestPrefixedContinuations::mpiMessageJoinedAsUnprefixed()
@@ -326,4 +327,31 @@ void TestPrefixedContinuations::streamTagWithAndWithoutSpaceIsOneStream()
 }
 
 QTEST_GUILESS_MAIN(TestPrefixedContinuations)
+void TestPrefixedContinuations::shellPromptEndsTheExceptionMessage()
+{
+    // A pasted terminal session goes on after the traceback: the prompt and its command are not the message.
+    for (const std::string prompt : {"(base) user@gpu-n03:~/train$ nvidia-smi -L", "$ echo $ROCR_VISIBLE_DEVICES",
+                                     ">>> torch.cuda.device_count()", "PS C:\\work> python train.py"}) {
+        const auto read = tests::readAll("Traceback (most recent call last):\n"
+                                         "  File \"train.py\", line 3, in <module>\n"
+                                         "    torch.cuda.set_device(0)\n"
+                                         "RuntimeError: No HIP GPUs are available\n" +
+                                             prompt + "\n",
+                                         "session.txt");
+        const Record* exception = findText(read.records, "RuntimeError: No HIP GPUs are available");
+        QVERIFY2(exception, prompt.c_str());
+        QCOMPARE(exception->text, std::string("RuntimeError: No HIP GPUs are available"));
+        QVERIFY2(findText(read.records, prompt), prompt.c_str());  // a record of its own
+    }
+    // A message line that only looks like a path or a quote still continues the message.
+    const auto quoted = tests::readAll("Traceback (most recent call last):\n"
+                                       "  File \"train.py\", line 3, in <module>\n"
+                                       "ValueError: bad config:\n"
+                                       "> expected 8 ranks\n",
+                                       "session.txt");
+    const Record* value = findText(quoted.records, "ValueError: bad config:");
+    QVERIFY(value);
+    QVERIFY(value->text.find("expected 8 ranks") != std::string::npos);
+}
+
 #include "tst_prefixed_continuations.moc"
