@@ -62,6 +62,7 @@ constexpr EnumName<TraceAction> kActions[] = {
     {TraceAction::SoleNode, "sole-node"},
     {TraceAction::KnownReleaseIssue, "known-release-issue"},
     {TraceAction::DuplicateRanks, "duplicate-ranks"},
+    {TraceAction::NodesDiffer, "nodes-differ"},
     {TraceAction::Unknown, "unknown"},
 };
 

@@ -73,6 +73,7 @@ enum class TraceAction : std::uint8_t {
     SoleNode,
     KnownReleaseIssue,
     DuplicateRanks,
+    NodesDiffer,
     Unknown,  ///< a name read back from a store that this version does not know
 };
 const char* toString(TraceAction action);

@@ -9,6 +9,7 @@
 #include "rules/cpp/nccl_hang.h"
 #include "rules/cpp/nccl_peers.h"
 #include "rules/cpp/nccl_release.h"
+#include "rules/cpp/node_facts.h"
 #include "rules/cpp/nvlink_state.h"
 #include "rules/cpp/python_exceptions.h"
 #include "rules/cpp/rank_claims.h"
@@ -42,6 +43,7 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["SoleNodeFromCommandLine"] = [](const nlohmann::json& c) { return makeSoleNodeFromCommandLine(c); };
         r.factories["KnownNcclReleaseIssue"] = [](const nlohmann::json& c) { return makeKnownNcclReleaseIssue(c); };
         r.factories["DuplicateRankClaims"] = [](const nlohmann::json& c) { return makeDuplicateRankClaims(c); };
+        r.factories["NodeFactsDiffer"] = [](const nlohmann::json& c) { return makeNodeFactsDiffer(c); };
         r.factories["ScopeToWorkload"] = [](const nlohmann::json& c) { return makeScopeToWorkload(c); };
         return r;
     }();
