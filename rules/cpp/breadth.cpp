@@ -22,6 +22,7 @@ namespace {
 
 struct Group {
     std::vector<std::string> symptoms;  // globs
+    std::vector<std::string> domains;   // or any symptom of these sub-domains
     std::vector<std::string> sameAttrs;
     int minNodes = 2;
     TimeNs window = 600 * NsPerSec;
@@ -34,6 +35,7 @@ public:
         for (const auto& g : c.value("groups", json::array())) {
             Group group;
             group.symptoms = stringsAt(g, "symptoms");
+            group.domains = stringsAt(g, "domains");
             group.sameAttrs = stringsAt(g, "same_attrs");
             group.minNodes = g.value("min_nodes", 2);
             group.window = static_cast<TimeNs>(g.value("window_s", 600.0) * 1e9);
@@ -47,15 +49,18 @@ public:
         return "Makes a symptom job-wide when several nodes report it at once (shared storage, job configuration)";
     }
 
-    std::vector<Event> run(std::vector<Event> events, ExecutionContext&, const Catalog&,
+    std::vector<Event> run(std::vector<Event> events, ExecutionContext&, const Catalog& catalog,
                            TraceSink& trace) const override
     {
+        std::set<std::string> taken;  // a symptom is widened by the first group that selects it, never twice
         for (const auto& group : m_groups) {
             // Candidates by (symptom, same-attribute values), in event order (= time order).
             std::map<std::string, std::vector<Event*>> buckets;
+            std::set<std::string> selected;
             for (auto& e : events) {
-                if (e.symptom.empty() || !anyGlobMatch(group.symptoms, e.symptom))
+                if (e.symptom.empty() || taken.count(e.symptom) || !selects(group, e.symptom, catalog))
                     continue;
+                selected.insert(e.symptom);
                 std::string key = e.symptom;
                 for (const auto& a : group.sameAttrs) {
                     auto it = e.attrs.find(a);
@@ -65,11 +70,22 @@ public:
             }
             for (auto& [key, list] : buckets)
                 widen(group, list, trace);
+            taken.insert(selected.begin(), selected.end());
         }
         return events;
     }
 
 private:
+    static bool selects(const Group& group, const std::string& symptom, const Catalog& catalog)
+    {
+        if (anyGlobMatch(group.symptoms, symptom))
+            return true;
+        if (group.domains.empty())
+            return false;
+        const auto* def = catalog.symptom(symptom);
+        return def && std::find(group.domains.begin(), group.domains.end(), def->domain) != group.domains.end();
+    }
+
     void widen(const Group& group, std::vector<Event*>& list, TraceSink& trace) const
     {
         TimeNs first = NoTime;
