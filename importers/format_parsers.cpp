@@ -132,7 +132,7 @@ private:
         const auto probe = parseRfc3164(s, 2000);  // leap year: Feb 29 passes until the real year is known
         if (!probe)
             return 0;
-        const int year = m_years.yearFor(monthFromAbbrev(s.substr(0, 3)));
+        const int year = m_years.yearFor(monthAt(s));
         if (year != 0)
             if (const auto stamp = parseRfc3164(s, year))
                 offerTime(out, stamp->time, TimeSource::YearInferred);
@@ -299,7 +299,7 @@ public:
         std::size_t length = 0;
         if (const auto probe = parseDmesgHuman(s, 2000)) {  // leap year: Feb 29 passes until the year is known
             length = probe->length;
-            const int year = m_years.yearFor(monthFromAbbrev(s.substr(1, 3)));
+            const int year = m_years.yearFor(monthAt(s.substr(1)));
             const auto stamp = year != 0 ? parseDmesgHuman(s, year) : std::nullopt;
             m_last = stamp ? stamp->time : engine::NoTime;
         } else if (const auto delta = parseDmesgDelta(s)) {

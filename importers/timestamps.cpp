@@ -32,13 +32,10 @@ bool readPaddedDay(std::string_view s, std::size_t& pos, int& day)
     return readDigits(s, pos, 1, day) && pos < s.size() && s[pos] == ' ';
 }
 
-/// `Mmm dd` as used by syslog, dmesg -T and Fabric Manager.
+/// `Mmm dd` as used by syslog, dmesg -T and Fabric Manager (the month in any locale readMonthName knows).
 bool readMonthDay(std::string_view s, std::size_t& pos, int& month, int& day)
 {
-    if (pos + 4 > s.size())
-        return false;
-    month = monthFromAbbrev(s.substr(pos, 3));
-    pos += 3;
+    month = readMonthName(s, pos);
     return month != 0 && expect(s, pos, ' ') && readPaddedDay(s, pos, day);
 }
 
@@ -67,6 +64,82 @@ int monthFromAbbrev(std::string_view s)
         if (names[i] == key)
             return static_cast<int>(i) + 1;
     return 0;
+}
+
+namespace {
+
+struct LocalMonth {
+    std::string_view name;  // lower case; UTF-8
+    int month;
+};
+
+// strftime("%b") of the locales journalctl, syslog and dmesg print in when the machine is not set to English
+// (glibc's abmon tables: fr_FR, de_DE, es_ES, it_IT, pt_BR, nl_NL, pl_PL, ru_RU). A trailing '.' is read apart.
+constexpr std::array<LocalMonth, 50> localMonths = {{
+    {"janv", 1}, {"févr", 2}, {"mars", 3}, {"avr", 4},  {"juin", 6}, {"juil", 7}, {"août", 8}, {"sept", 9}, {"déc", 12},
+    {"mär", 3},  {"okt", 10}, {"dez", 12}, {"ene", 1},  {"abr", 4},  {"ago", 8},  {"dic", 12}, {"gen", 1},  {"mag", 5},
+    {"giu", 6},  {"lug", 7},  {"set", 9},  {"ott", 10}, {"fev", 2},  {"mai", 5},  {"out", 10}, {"mrt", 3},  {"mei", 5},
+    {"sty", 1},  {"lut", 2},  {"kwi", 4},  {"maj", 5},  {"cze", 6},  {"lip", 7},  {"sie", 8},  {"wrz", 9},  {"paź", 10},
+    {"lis", 11}, {"gru", 12}, {"янв", 1},  {"фев", 2},  {"мар", 3},  {"апр", 4},  {"мая", 5},  {"июн", 6},  {"июл", 7},
+    {"авг", 8},  {"сен", 9},  {"окт", 10}, {"ноя", 11}, {"дек", 12},
+}};
+
+bool isAsciiLetter(char c)
+{
+    return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+
+/// `name` at `pos`, ASCII letters compared without case.
+bool namedAt(std::string_view s, std::size_t pos, std::string_view name)
+{
+    if (pos + name.size() > s.size())
+        return false;
+    for (std::size_t i = 0; i < name.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[pos + i])) != static_cast<unsigned char>(name[i]))
+            return false;
+    return true;
+}
+
+}  // namespace
+
+int readMonthName(std::string_view s, std::size_t& pos)
+{
+    // Chinese, Japanese and Korean locales: `11月` / `11월`.
+    std::size_t digits = 0;
+    int number = 0;
+    while (pos + digits < s.size() && digits < 2 && isDigit(s[pos + digits]))
+        number = number * 10 + (s[pos + digits++] - '0');
+    if (digits > 0) {
+        for (const std::string_view mark : {std::string_view("\u6708"), std::string_view("\uc6d4")})
+            if (number >= 1 && number <= 12 && s.substr(pos + digits, mark.size()) == mark) {
+                pos += digits + mark.size();
+                return number;
+            }
+        return 0;
+    }
+    int month = monthFromAbbrev(s.substr(pos, 3));
+    std::size_t length = month != 0 ? 3 : 0;
+    auto consider = [&](const LocalMonth& m) {
+        if (m.name.size() > length && namedAt(s, pos, m.name)) {
+            month = m.month;
+            length = m.name.size();
+        }
+    };
+    for (const auto& m : localMonths)
+        consider(m);
+    std::size_t end = pos + length;
+    if (month == 0 || (end < s.size() && isAsciiLetter(s[end])))
+        return 0;
+    if (end < s.size() && s[end] == '.')
+        ++end;
+    pos = end;
+    return month;
+}
+
+int monthAt(std::string_view s)
+{
+    std::size_t pos = 0;
+    return readMonthName(s, pos);
 }
 
 std::optional<StampMatch> parseIso8601(std::string_view s)
@@ -162,9 +235,8 @@ std::optional<StampMatch> parseDmesgHuman(std::string_view s, int year)
     std::size_t pos = 0;
     int month = 0, day = 0, hour = 0, minute = 0, second = 0;
     // strftime("%b%e %H:%M"): `Dec 1 10:00`, `Dec10 10:00`; other writers pad the day with a blank or zero.
-    if (!expect(s, pos, '[') || pos + 3 > s.size() || (month = monthFromAbbrev(s.substr(pos, 3))) == 0)
+    if (!expect(s, pos, '[') || (month = readMonthName(s, pos)) == 0)
         return std::nullopt;
-    pos += 3;
     while (pos < s.size() && s[pos] == ' ')
         ++pos;
     if (!readDigits(s, pos, 2, day) && !readDigits(s, pos, 1, day))

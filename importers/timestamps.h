@@ -47,5 +47,10 @@ std::optional<StampMatch> parseFabricManager(std::string_view s);
 TimeNs isoTime(std::string_view s);
 /// Month abbreviation (Jan..Dec) -> 1..12, 0 if unknown.
 int monthFromAbbrev(std::string_view s);
+/// The month name at `pos` as strftime's `%b` prints it in English and the common locales (`Nov`, `nov.`, `déc.`,
+/// `Dez`, `dic`, `ноя`, `11月`): 1..12 with `pos` past the name (and a trailing '.'), or 0 with `pos` unchanged.
+int readMonthName(std::string_view s, std::size_t& pos);
+/// readMonthName at the start of `s`.
+int monthAt(std::string_view s);
 
 }  // namespace attrib::importers

@@ -35,6 +35,7 @@ private Q_SLOTS:
     void notesWithoutACaseAreEvidence();
     void kernelLinesInsideAnApplicationLog();
     void applicationOutputInTheJournal();
+    void journalInAnotherLocale();
     void contextLineNamesTheDevice();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
@@ -159,6 +160,26 @@ void TestPlainTextBundles::applicationOutputInTheJournal()
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("configuration"));
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n22"));
+}
+
+void TestPlainTextBundles::journalInAnotherLocale()
+{
+    // journalctl prints strftime's %b in the machine's locale: a French journal reads `nov. 11`. Its lines are
+    // syslog lines all the same: the host and the time come from the header, and the kernel's Xid names its node.
+    const auto outcome = tests::analyzeOneFile(
+        "journal.txt",
+        "nov. 11 20:28:56 gpu-n07 kernel: thermal_sys: Registered thermal governor 'step_wise'\n"
+        "nov. 11 20:29:02 gpu-n07 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=0, GPU has fallen off the bus.\n"
+        "d\xc3\xa9"
+        "c. 02 08:00:00 gpu-n07 systemd[1]: Started nvidia-persistenced.service.\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-n07"));
+    QVERIFY(outcome.result->verdict.rootCause->time != engine::NoTime);
+    const auto* cov = tests::fileCoverage(*outcome.result, "journal.txt");
+    QVERIFY(cov);
+    QVERIFY(cov->kind != SourceKind::Text);
+    QCOMPARE(cov->skipped, std::uint64_t(0));
 }
 
 void TestPlainTextBundles::contextLineNamesTheDevice()

@@ -147,6 +147,21 @@ void TestTimestamps::rfc3164_data()
     addRow("Feb 29 leap year", "Feb 29 10:00:00", 2024, true, makeTime(2024, 2, 29, 10, 0, 0), 15);
     addRow("Feb 29 common year", "Feb 29 10:00:00", 2025, false);
     addRow("bad month", "Foo 22 21:34:20 host", 2026, false);
+    // journalctl and syslog in other locales print strftime's %b there (glibc abmon tables).
+    addRow("French nov.", "nov. 11 20:28:56 surface kernel: x", 2025, true, makeTime(2025, 11, 11, 20, 28, 56), 16);
+    addRow("French dec. (accented)",
+           "d\xc3\xa9"
+           "c. 03 10:00:00 h",
+           2025, true, makeTime(2025, 12, 3, 10, 0, 0), 17);
+    addRow("French mars", "mars 03 10:00:00 h", 2025, true, makeTime(2025, 3, 3, 10, 0, 0), 16);
+    addRow("German Dez", "Dez 24 08:00:01 host", 2025, true, makeTime(2025, 12, 24, 8, 0, 1), 15);
+    addRow("Spanish sept.", "sept. 09 08:00:01 host", 2025, true, makeTime(2025, 9, 9, 8, 0, 1), 17);
+    addRow("Russian", "\xd0\xbd\xd0\xbe\xd1\x8f 11 20:28:56 h", 2025, true, makeTime(2025, 11, 11, 20, 28, 56), 18);
+    addRow("Chinese", "11\xe6\x9c\x88 11 20:28:56 h", 2025, true, makeTime(2025, 11, 11, 20, 28, 56), 17);
+    addRow("Korean", "3\xec\x9b\x94 02 20:28:56 h", 2025, true, makeTime(2025, 3, 2, 20, 28, 56), 16);
+    addRow("month 13", "13\xe6\x9c\x88 11 20:28:56 h", 2025, false);
+    addRow("a word that starts like a month", "marsh 03 10:00:00 h", 2025, false);
+    addRow("a number without the month mark", "11 11 20:28:56 h", 2025, false);
     addRow("April 31", "Apr 31 21:34:20 host", 2026, false);
     addRow("day 0", "Apr  0 21:34:20 host", 2026, false);
     addRow("hour 25", "Apr 22 25:34:20 host", 2026, false);
