@@ -179,6 +179,8 @@ private:
 /// Observations a file may gain from matches a later line decided (rules with an `after`); more are counted as
 /// dropped in the file's coverage. Far above a real file's (a handful), a bound for a file repeating the pair.
 constexpr std::uint64_t MaxLateObservations = 4096;
+/// A held record's observation index while the record has none in the shard yet.
+constexpr std::size_t NotKept = static_cast<std::size_t>(-1);
 
 /// The year stamps without one are given (from the context start, else the file's mtime).
 int yearOf(engine::TimeNs t);
