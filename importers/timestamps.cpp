@@ -119,6 +119,10 @@ int readMonthName(std::string_view s, std::size_t& pos)
     }
     int month = monthFromAbbrev(s.substr(pos, 3));
     std::size_t length = month != 0 ? 3 : 0;
+    if (month != 0 && (pos + 3 >= s.size() || !isAsciiLetter(s[pos + 3]))) {  // English: the common case
+        pos += pos + 3 < s.size() && s[pos + 3] == '.' ? 4 : 3;
+        return month;
+    }
     auto consider = [&](const LocalMonth& m) {
         if (m.name.size() > length && namedAt(s, pos, m.name)) {
             month = m.month;
