@@ -214,9 +214,10 @@ std::uint64_t decisiveObservation(const Symptom& s, const std::vector<Event>& ev
 }
 
 /// The action for people: when the evidence names no node, it starts by finding it.
-std::string actionText(const std::string& tpl, const Symptom& s, const AttrMap& values)
+std::string actionText(const std::string& tpl, const AttrMap& values)
 {
-    if (!s.node.empty() || tpl.find("{node}") == std::string::npos)
+    const auto node = values.find("node");
+    if ((node != values.end() && !node->second.empty()) || tpl.find("{node}") == std::string::npos)
         return expandProse(tpl, values);
     auto named = values;
     named["node"] = "that node";
@@ -243,7 +244,7 @@ void fillRootCause(const Catalog& catalog, const Symptom& s, const std::vector<E
     rc.decisiveObservation = decisiveObservation(s, events);
     v.terminalState = def ? def->terminalState : "unknown";
     v.subDomain = s.domain;
-    v.action.action = def ? actionText(def->action, s, values) : "";
+    v.action.action = def ? actionText(def->action, values) : "";
     bool targetIncomplete = false;
     v.action.target = def ? expandProse(def->target, values, &targetIncomplete) : s.node;
     if (targetIncomplete)

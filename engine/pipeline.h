@@ -84,6 +84,9 @@ inline std::string eventAttr(const Event& e, const std::string& key)
 }
 
 /// Values for templates: node, gpu, rank, link, time, name, plus the symptom's attributes.
+/// The node a symptom is shown on: its own, or for one several nodes reported at once (JobWideBreadth, which keeps
+/// them in `nodes` and the first in `first_node`) the list of those nodes; empty when no node is known.
+std::string shownNode(const Symptom& symptom);
 AttrMap templateValues(const Symptom& symptom);
 
 }  // namespace attrib::engine

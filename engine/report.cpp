@@ -3,6 +3,7 @@
 #include "engine/report.h"
 
 #include "engine/json_util.h"
+#include "engine/pipeline.h"
 #include "engine/safe_text.h"
 
 #include <cstdio>
@@ -45,7 +46,8 @@ std::string placeAndTime(const AnalysisResult& r, const std::string& symptomId, 
                          TimeNs time)
 {
     const Symptom* s = r.symptom(symptomId);
-    const std::string place = !node.empty()               ? " on " + node
+    const std::string shown = node.empty() && s != nullptr ? shownNode(*s) : node;
+    const std::string place = !shown.empty()              ? " on " + shown
         : s != nullptr && s->attrs.count("job_wide") != 0 ? std::string(" for the whole job")
                                                           : std::string(" on an unknown node");
     return place + gpuText(gpu) +

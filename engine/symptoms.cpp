@@ -413,10 +413,18 @@ std::vector<Symptom> mergeSymptoms(std::vector<Symptom> symptoms, TraceSink& tra
     return out;
 }
 
+std::string shownNode(const Symptom& s)
+{
+    if (!s.node.empty() || s.attrs.count("first_node") == 0)
+        return s.node;
+    const auto nodes = s.attrs.find("nodes");
+    return nodes == s.attrs.end() ? std::string() : nodes->second;
+}
+
 AttrMap templateValues(const Symptom& s)
 {
     AttrMap v = s.attrs;
-    v["node"] = s.node;
+    v["node"] = shownNode(s);
     v["name"] = s.name;
     v["id"] = s.id;
     v["domain"] = s.domain;

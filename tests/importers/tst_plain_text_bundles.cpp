@@ -5,6 +5,7 @@
 // glog's source location.
 #include "importer_test_util.h"
 
+#include "engine/report.h"
 #include "importers/bundle.h"
 
 #include <QTemporaryDir>
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void kernelLinesInsideAnApplicationLog();
     void applicationOutputInTheJournal();
     void journalInAnotherLocale();
+    void aFaultOfSeveralNodesNamesThem();
     void contextLineNamesTheDevice();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
@@ -180,6 +182,28 @@ void TestPlainTextBundles::journalInAnotherLocale()
     QVERIFY(cov);
     QVERIFY(cov->kind != SourceKind::Text);
     QCOMPARE(cov->skipped, std::uint64_t(0));
+}
+
+void TestPlainTextBundles::aFaultOfSeveralNodesNamesThem()
+{
+    // The same configuration fault on two nodes at once is the cluster's (JobWideBreadth): the symptom has no node of
+    // its own, and its summary, action and report line name the nodes that reported it instead of sending the engineer
+    // to find "the node that logged this first".
+    const auto outcome = tests::analyzeOneFile(
+        "slurmctld.log",
+        "[2025-01-14T08:12:55.101] error: Setting node dgx-07 state to INVAL with reason:gres/gpu:a100 count too low "
+        "(2 < 4)\n"
+        "[2025-01-14T08:12:56.204] error: Setting node dgx-08 state to INVAL with reason:gres/gpu:a100 count too low "
+        "(2 < 4)\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& v = outcome.result->verdict;
+    QVERIFY(v.rootCause);
+    QCOMPARE(QString::fromStdString(v.rootCause->symptom), QStringLiteral("slurm_gres_count_low"));
+    QVERIFY(v.rootCause->node.empty());
+    QVERIFY2(v.rootCause->summary.find("dgx-07,dgx-08") != std::string::npos, v.rootCause->summary.c_str());
+    QVERIFY2(v.action.action.rfind("on dgx-07,dgx-08", 0) == 0, v.action.action.c_str());
+    const std::string text = engine::reportText(*outcome.result);
+    QVERIFY2(text.find("slurm_gres_count_low on dgx-07,dgx-08") != std::string::npos, text.c_str());
 }
 
 void TestPlainTextBundles::contextLineNamesTheDevice()
