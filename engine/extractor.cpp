@@ -531,12 +531,10 @@ Event makeEvent(const LineMatch& match, const Observation& obs)
     if (auto node = e.attrs.find("node"); node != e.attrs.end() && !node->second.empty()) {
         e.node = shortHost(node->second);
     }
-    if (rule.jobWide) {  // a job-wide fact (time limit, job cancel): no node, and none to be inferred later
-        e.node.clear();
-        e.attrs["job_wide"] = "true";
-    }
     e.gpu = indexField(e, "gpu", obs.gpu);
     e.rank = indexField(e, "rank", obs.rank);
+    if (rule.jobWide)  // a job-wide fact (time limit, job cancel)
+        makeJobWide(e);
     e.link = take("link");
     e.time = obs.time;
     e.timeSource = obs.timeSource;

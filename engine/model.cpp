@@ -37,6 +37,14 @@ const char* toString(TimeSource source)
     return "none";
 }
 
+void makeJobWide(Event& e)
+{
+    e.node = Name();
+    e.gpu = -1;
+    e.rank = -1;
+    e.attrs["job_wide"] = "true";
+}
+
 const char* toString(SymptomStatus status)
 {
     switch (status) {

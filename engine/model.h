@@ -85,6 +85,10 @@ struct Event {
     std::uint64_t folded = 0;  ///< repeats of its line folded into it: the event stands for 1 + folded events
 };
 
+/// Makes `e` the job's rather than one place's (a job cancel, a launch fault, a fact the nodes disagree on with
+/// no majority): no node, GPU or rank, and none to be inferred later (`job_wide`).
+void makeJobWide(Event& e);
+
 enum class SymptomStatus { Active, Demoted, Scrubbed };
 const char* toString(SymptomStatus status);
 

@@ -62,6 +62,8 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
                             fs.sniffed.reason.substr(fs.sniffed.reason.find(':') + 2) + ")");
     if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
         problems.push_back("no timestamps: times unknown, line order kept");
+    if (stats.terminalCoded > 0)
+        problems.push_back(plural(stats.terminalCoded, "line") + " read without their terminal colour codes");
     // A line repeated without end under a rule that waits for a later line: the latest ones are kept.
     if (const std::uint64_t dropped = fs.context.dropped + fs.lateDropped; dropped > 0)
         problems.push_back(std::to_string(dropped) + (dropped == 1 ? " match" : " matches") +

@@ -147,6 +147,7 @@ namespace detail {
 void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& stats,
                  const std::function<bool(const RawLine&, std::string_view clean)>& onLine)
 {
+    std::string uncoloured;
     const ReadStats rs = readLines(
         read,
         [&](const RawLine& raw) {
@@ -167,6 +168,10 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
             }
             if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)
                 stats.note(raw.number, "invalid UTF-8 (replaced with U+FFFD where kept)");
+            if (const std::string_view plain = stripTerminalCodes(clean, uncoloured); plain.size() != clean.size()) {
+                ++stats.terminalCoded;
+                clean = plain;
+            }
             if (!onLine(raw, clean)) {
                 stats.stopped = true;
                 return false;

@@ -59,14 +59,15 @@ struct ReaderOptions {
 struct ReaderStats {
     std::uint64_t lines = 0;
     std::uint64_t bytes = 0;
-    std::uint64_t skipped = 0;       ///< lines that could not be used (binary garbage, malformed rows)
-    std::uint64_t truncated = 0;     ///< lines cut at maxLineBytes
-    std::uint64_t nulLines = 0;      ///< lines holding NUL bytes (the text after the last NUL run is kept)
-    std::uint64_t invalidUtf8 = 0;   ///< lines with invalid UTF-8 (kept; replaced when stored)
-    std::uint64_t joined = 0;        ///< physical lines merged into a previous record
-    std::uint64_t stamped = 0;       ///< records that carried their own time
-    std::vector<std::string> notes;  ///< "line N: what" for the first problems
-    bool error = false;              ///< reading stopped on an error (I/O, decompression, limits)
+    std::uint64_t skipped = 0;        ///< lines that could not be used (binary garbage, malformed rows)
+    std::uint64_t truncated = 0;      ///< lines cut at maxLineBytes
+    std::uint64_t nulLines = 0;       ///< lines holding NUL bytes (the text after the last NUL run is kept)
+    std::uint64_t invalidUtf8 = 0;    ///< lines with invalid UTF-8 (kept; replaced when stored)
+    std::uint64_t terminalCoded = 0;  ///< lines whose terminal escape sequences were removed from the text read
+    std::uint64_t joined = 0;         ///< physical lines merged into a previous record
+    std::uint64_t stamped = 0;        ///< records that carried their own time
+    std::vector<std::string> notes;   ///< "line N: what" for the first problems
+    bool error = false;               ///< reading stopped on an error (I/O, decompression, limits)
     std::string errorText;
     bool stopped = false;  ///< the sink asked to stop (cancellation)
 

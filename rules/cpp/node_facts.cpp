@@ -111,10 +111,7 @@ private:
         if (tie) {
             Event& e = events[nodes.first.at(byValue.begin()->second.front())];
             mark(e, fact, e.node.str(), "", listing);
-            e.node = Name();
-            e.gpu = -1;  // the job's fact, not one device's or process's
-            e.rank = -1;
-            e.attrs["job_wide"] = "true";
+            makeJobWide(e);  // the job's fact, not one node's, device's or process's
             step.events = {e.id};
             step.summary = fact.type + " differs across the job's nodes with no majority (" + listing + ")";
         } else {

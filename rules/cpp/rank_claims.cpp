@@ -119,10 +119,8 @@ private:
         const Claim& claim = world.ranks.at(rank);
         Event& e = events[claim.event];
         e.symptom = m_symptom;
-        e.node = Name();  // the launch's fault, not a node's: whichever node repeated the claim did as it was told
-        e.attrs["job_wide"] = "true";
+        makeJobWide(e);  // the launch's fault, not a node's: whichever node repeated the claim did as it was told
         e.attrs["claimed_rank"] = std::to_string(rank);  // in the summary; not the symptom's place: no rank is at fault
-        e.rank = -1;
         e.attrs["world"] = std::to_string(world.size);
         e.attrs["claimed"] = std::to_string(world.ranks.size());
         e.attrs["missing_from"] = std::to_string(firstMissing(world));

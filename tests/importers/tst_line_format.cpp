@@ -89,6 +89,9 @@ private slots:
     void yearNotBumpedBySmallBackwardJump();
     void unknownFormatGetsPlainParser();
     void sniffThenParseSlurmSample();
+    void terminalCodesStripped_data();
+    void terminalCodesStripped();
+    void colouredStampedLinesSniffedByTheirForm();
 };
 
 namespace {
@@ -534,6 +537,46 @@ void TestLineFormat::sniffThenParseSlurmSample()
             hosts << str(parsed.host);
     }
     QCOMPARE(hosts, QStringList({"vm", "vm", "vm"}));  // slurmstepd-vm twice, then `srun: error: vm: task 0`
+}
+
+void TestLineFormat::terminalCodesStripped_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::addColumn<QByteArray>("plain");
+    QTest::newRow("none") << QByteArray("NCCL WARN Call to connect returned Connection refused")
+                          << QByteArray("NCCL WARN Call to connect returned Connection refused");
+    // Python 3.13's coloured traceback and a rich/loguru level tag
+    QTest::newRow("sgr") << QByteArray("\x1b[1;35mOutOfMemoryError\x1b[0m: \x1b[35mCUDA out of memory.\x1b[0m")
+                         << QByteArray("OutOfMemoryError: CUDA out of memory.");
+    QTest::newRow("erase to end") << QByteArray("\x1b[2K\x1b[1G100%|##########| 10/10")
+                                  << QByteArray("100%|##########| 10/10");
+    QTest::newRow("osc hyperlink") << QByteArray("see \x1b]8;;https://x.org/a\x1b\\link\x1b]8;;\x07 here")
+                                   << QByteArray("see link here");
+    QTest::newRow("charset") << QByteArray("\x1b(Bplain\x1b[m") << QByteArray("plain");
+    QTest::newRow("cut CSI at end") << QByteArray("text \x1b[0;3") << QByteArray("text ");
+    QTest::newRow("lone ESC at end") << QByteArray("text\x1b") << QByteArray("text");
+    QTest::newRow("unknown two-byte") << QByteArray("a\x1bMb") << QByteArray("ab");
+}
+
+void TestLineFormat::terminalCodesStripped()
+{
+    QFETCH(QByteArray, line);
+    QFETCH(QByteArray, plain);
+    std::string buffer;
+    QCOMPARE(QByteArray::fromStdString(std::string(stripTerminalCodes(view(line), buffer))), plain);
+}
+
+// A CI console keeps the colours of a stamped log: the lines still sniff as their form, not as plain text.
+void TestLineFormat::colouredStampedLinesSniffedByTheirForm()
+{
+    const QByteArray head =
+        "\x1b[32m2026-11-29 08:46:57.120\x1b[0m | \x1b[1mINFO    \x1b[0m | train:fit:88 - step 100\n"
+        "\x1b[32m2026-11-29 08:46:58.007\x1b[0m | \x1b[31m\x1b[1mERROR   \x1b[0m | train:fit:91 - "
+        "loss is nan\n";
+    const QByteArray plain = "2026-11-29 08:46:57.120 | INFO    | train:fit:88 - step 100\n"
+                             "2026-11-29 08:46:58.007 | ERROR   | train:fit:91 - loss is nan\n";
+    QCOMPARE(QString::fromUtf8(toString(sniff(view(head), "train.log").format)),
+             QString::fromUtf8(toString(sniff(view(plain), "train.log").format)));
 }
 
 QTEST_APPLESS_MAIN(TestLineFormat)

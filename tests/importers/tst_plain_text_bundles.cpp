@@ -38,6 +38,7 @@ private Q_SLOTS:
     void applicationOutputInTheJournal();
     void journalInAnotherLocale();
     void aFaultOfSeveralNodesNamesThem();
+    void colouredLinesReadWithoutTheirCodes();
     void contextLineNamesTheDevice();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
@@ -182,6 +183,32 @@ void TestPlainTextBundles::journalInAnotherLocale()
     QVERIFY(cov);
     QVERIFY(cov->kind != SourceKind::Text);
     QCOMPARE(cov->skipped, std::uint64_t(0));
+}
+
+// A job log captured from a coloured terminal or CI console: the escape codes would hide NCCL's prefix (host,
+// GPU) and stay in the summary; the lines are read without them and coverage says so.
+void TestPlainTextBundles::colouredLinesReadWithoutTheirCodes()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "job.out",
+                     std::string("\x1b[33mgpu-n04:811:902 [1] NCCL WARN NET/IB : Got completion from peer "
+                                 "10.0.0.21<55012> with error 12, opcode 0, len 0, vendor err 129 (Recv)\x1b[0m\n") +
+                         "\x1b[31msrun: error: gpu-n04: task 9: Exited with exit code 1\x1b[0m\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto& verdict = outcome.result->verdict;
+    QVERIFY(verdict.rootCause);
+    QCOMPARE(QString::fromStdString(verdict.rootCause->node), QStringLiteral("gpu-n04"));
+    QCOMPARE(verdict.rootCause->gpu, 1);
+    QVERIFY2(verdict.rootCause->summary.find('\x1b') == std::string::npos, verdict.rootCause->summary.c_str());
+    const auto* cov = tests::fileCoverage(*outcome.result, "job.out");
+    QVERIFY(cov);
+    QCOMPARE(int(cov->status), int(engine::CoverageStatus::Ok));
+    const bool noted = std::any_of(cov->errors.begin(), cov->errors.end(), [](const std::string& e) {
+        return e.find("2 lines read without their terminal colour codes") != std::string::npos;
+    });
+    QVERIFY(noted);
 }
 
 void TestPlainTextBundles::aFaultOfSeveralNodesNamesThem()
