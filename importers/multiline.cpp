@@ -325,7 +325,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
         if (body.empty() || (body[0] != ' ' && body[0] != '\t') || !startsWith(trimLeft(body), "File \""))
             return true;
         Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
-        addFrame(tb, trimLeft(body));
+        addFrame(tb, body);
         emit = false;
         return true;
     }
@@ -350,8 +350,19 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
     }
     if (body.empty() || body[0] == ' ' || body[0] == '\t') {
         emit = false;
+        // The whole traceback indented: torchelastic's Root Cause table (`  traceback : Traceback ...`, frames at
+        // 4, the exception at 2), pip's boxed subprocess output. The exception line is indented less than the
+        // frames (a frame's source line more).
+        const std::string_view trimmed = trimLeft(body);
+        if (!rec.logHeader && body.size() - trimmed.size() < tb.frameIndent &&
+            tb.frameIndent != std::string_view::npos && isExceptionLine(trimmed)) {
+            Record exception = rec;
+            exception.text = std::string(rec.text.substr(0, rec.text.size() - body.size())) + std::string(trimmed);
+            takeException(tb, exception);
+            return true;
+        }
         if (tb.lines < m_options.maxJoinedLines) {
-            addFrame(tb, trimLeft(body));
+            addFrame(tb, body);
             tb.first.length = rec.offset + rec.length - tb.first.offset;
             tb.first.truncated = tb.first.truncated || rec.truncated;
             ++tb.lines;
@@ -371,9 +382,11 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
     return ok && offer(rec, sink, emit);
 }
 
-void TracebackJoiner::addFrame(Open& tb, std::string_view frame)
+void TracebackJoiner::addFrame(Open& tb, std::string_view line)
 {
+    const std::string_view frame = trimLeft(line);
     if (startsWith(frame, "File \"")) {
+        tb.frameIndent = std::min(tb.frameIndent, line.size() - frame.size());
         tb.frames.emplace_back(trimRight(frame));
         if (tb.frames.size() > KeptFrames)
             tb.frames.erase(tb.frames.begin());

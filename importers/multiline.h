@@ -56,8 +56,10 @@ private:
         bool message = false;  ///< the exception line was read: `first` holds it, its message may go on
         std::size_t messageLines = 0;
         bool unfinishedOnly = false;  ///< an exception line without frames: joined only while it ends in `:`
+        std::size_t frameIndent = std::string_view::npos;  ///< indentation of its `File "..."` lines (least)
     };
-    void addFrame(Open& tb, std::string_view frame);
+    /// Adds an indented line (`File "..."` or its source line) as it stands, indentation included.
+    void addFrame(Open& tb, std::string_view line);
     void takeException(Open& tb, const Record& exception);
     void labelFrames(Open& tb);
     bool continuesMessage(const Open& tb, const Record& rec, std::string_view body) const;

@@ -89,7 +89,53 @@ private slots:
     void tracebackWithoutExceptionLineGivesLead();
     void streamTagWithAndWithoutSpaceIsOneStream();
     void shellPromptEndsTheExceptionMessage();
+    void indentedTracebackTakesItsException();
 };
+
+// A traceback printed indented as a whole: torchelastic's Root Cause table (error_file's py_callstack with
+// "\n" replaced by "\n  ", after `traceback : `) and pip's boxed subprocess output. The exception line is
+// indented less than the frames and closes the traceback; a frame's source line (indented more) does not.
+void TestPrefixedContinuations::indentedTracebackTakesItsException()
+{
+    const std::string elastic = "[0]:\n"
+                                "  time      : 2024-05-02_10:11:12\n"
+                                "  host      : node01\n"
+                                "  rank      : 3 (local_rank: 3)\n"
+                                "  exitcode  : 1 (pid: 4242)\n"
+                                "  traceback : Traceback (most recent call last):\n"
+                                "    File \"/app/train.py\", line 3, in <module>\n"
+                                "      import flash_attn\n"
+                                "  ModuleNotFoundError: No module named 'flash_attn'\n"
+                                "============================================================\n";
+    const auto e = tests::readAll(elastic, "torchrun.log");
+    const Record* tb = findText(e.records, "ModuleNotFoundError: No module named 'flash_attn'");
+    QVERIFY(tb);
+    QCOMPARE(tb->text, std::string("ModuleNotFoundError: No module named 'flash_attn'"));
+    QCOMPARE(tb->line, std::uint64_t(7));
+    QVERIFY(tb->labels.at("traceback").find("train.py") != std::string::npos);
+    // pip: the subprocess's output indented by 6, its frames by 8, a source line by 10
+    const std::string pip = "  error: subprocess-exited-with-error\n"
+                            "      Traceback (most recent call last):\n"
+                            "        File \"<string>\", line 2, in <module>\n"
+                            "          exec(compile(setup_code))\n"
+                            "        File \"/tmp/pip-install/flash-attn/setup.py\", line 9, in <module>\n"
+                            "          from packaging.version import parse\n"
+                            "      ModuleNotFoundError: No module named 'packaging'\n"
+                            "      [end of output]\n";
+    const auto p = tests::readAll(pip, "pip.log");
+    const Record* ex = findText(p.records, "ModuleNotFoundError: No module named 'packaging'");
+    QVERIFY(ex);  // pip's indented `[end of output]` goes on as the message
+    QVERIFY(hasInner(*ex, "from packaging.version import parse"));
+    // A frame's source line that looks like a bare name (`return`) is not taken for the exception.
+    const std::string bare = "    Traceback (most recent call last):\n"
+                             "      File \"/app/a.py\", line 3, in f\n"
+                             "        return\n"
+                             "    KeyboardInterrupt\n";
+    const auto b = tests::readAll(bare, "a.log");
+    const Record* k = findText(b.records, "KeyboardInterrupt");
+    QVERIFY(k);
+    QCOMPARE(k->text, std::string("KeyboardInterrupt"));
+}
 
 void TestPrefixedContinuations::mpiMessageJoinedAsUnprefixed()
 {
