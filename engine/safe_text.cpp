@@ -177,4 +177,37 @@ std::string jsonReplaceInvalid(std::string_view s)
         [](std::string& out, unsigned char) { out += "\xef\xbf\xbd"; });
 }
 
+std::string_view stripTerminalCodes(std::string_view line, std::string& buffer)
+{
+    std::size_t at = line.find('\x1b');
+    if (at == std::string_view::npos)
+        return line;
+    buffer.assign(line.substr(0, at));
+    while (at < line.size()) {
+        if (line[at] != '\x1b') {
+            const std::size_t next = std::min(line.find('\x1b', at), line.size());
+            buffer.append(line.substr(at, next - at));
+            at = next;
+            continue;
+        }
+        const char kind = at + 1 < line.size() ? line[at + 1] : '\0';
+        at += 2;
+        if (kind == '[') {  // CSI: parameter and intermediate bytes, then one final byte
+            while (at < line.size() && line[at] >= 0x20 && line[at] <= 0x3f)
+                ++at;
+            if (at < line.size() && line[at] >= 0x40 && line[at] <= 0x7e)
+                ++at;
+        } else if (kind == ']') {  // OSC (a hyperlink, a window title): up to BEL or ESC '\'
+            while (at < line.size() && line[at] != '\a' && line[at] != '\x1b')
+                ++at;
+            if (at < line.size())
+                at += line[at] == '\a' ? 1 : 2;
+        } else if (kind >= 0x20 && kind <= 0x2f) {  // a character-set designation: ESC ( B
+            if (at < line.size())
+                ++at;
+        }
+    }
+    return buffer;
+}
+
 }  // namespace attrib::engine

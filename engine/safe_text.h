@@ -36,6 +36,12 @@ std::string markdownCode(std::string_view s);
 /// result never holds a character XML 1.0 forbids.
 std::string xmlText(std::string_view s);
 
+/// `line` without its terminal escape sequences (the one place they are removed rather than shown: the importers
+/// read log lines this way, and the evidence view shows them so) (colours, cursor moves, OSC hyperlinks and titles): a
+/// log captured from a terminal or a CI console (`\x1b[0;31mOutOfMemoryError\x1b[0m: ...`) reads as its plain text.
+/// Returns `line` itself when it has no ESC byte, else a view of `buffer`.
+std::string_view stripTerminalCodes(std::string_view line, std::string& buffer);
+
 /// Valid UTF-8 with every invalid byte replaced by U+FFFD (the replacement JSON output uses).
 std::string jsonReplaceInvalid(std::string_view s);
 

@@ -3,6 +3,7 @@
 #include "importers/line_format.h"
 
 #include "engine/number.h"
+#include "engine/safe_text.h"
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
 #include "importers/sniff_structured.h"
@@ -382,39 +383,6 @@ Sniffed describe(LineClass cls, Tally& tally)
 
 }  // namespace
 
-std::string_view stripTerminalCodes(std::string_view line, std::string& buffer)
-{
-    std::size_t at = line.find('\x1b');
-    if (at == std::string_view::npos)
-        return line;
-    buffer.assign(line.substr(0, at));
-    while (at < line.size()) {
-        if (line[at] != '\x1b') {
-            const std::size_t next = std::min(line.find('\x1b', at), line.size());
-            buffer.append(line.substr(at, next - at));
-            at = next;
-            continue;
-        }
-        const char kind = at + 1 < line.size() ? line[at + 1] : '\0';
-        at += 2;
-        if (kind == '[') {  // CSI: parameter and intermediate bytes, then one final byte
-            while (at < line.size() && line[at] >= 0x20 && line[at] <= 0x3f)
-                ++at;
-            if (at < line.size() && line[at] >= 0x40 && line[at] <= 0x7e)
-                ++at;
-        } else if (kind == ']') {  // OSC (a hyperlink, a window title): up to BEL or ESC '\'
-            while (at < line.size() && line[at] != '\a' && line[at] != '\x1b')
-                ++at;
-            if (at < line.size())
-                at += line[at] == '\a' ? 1 : 2;
-        } else if (kind >= 0x20 && kind <= 0x2f) {  // a character-set designation: ESC ( B
-            if (at < line.size())
-                ++at;
-        }
-    }
-    return buffer;
-}
-
 Sniffed sniff(std::string_view head, std::string_view path)
 {
     if (head.find_first_not_of(" \t\r\n\f\v") == std::string_view::npos)
@@ -437,7 +405,7 @@ Sniffed sniff(std::string_view head, std::string_view path)
         std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        const std::string_view line = stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured);
+        const std::string_view line = engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured);
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;

@@ -99,11 +99,6 @@ public:
     virtual bool parse(std::string_view line, ParsedLine& out) = 0;
 };
 
-/// `line` without its terminal escape sequences (colours, cursor moves, OSC hyperlinks and titles): a log
-/// captured from a terminal or a CI console (`\x1b[0;31mOutOfMemoryError\x1b[0m: ...`) reads as its plain text.
-/// Returns `line` itself when it has no ESC byte, else a view of `buffer`.
-std::string_view stripTerminalCodes(std::string_view line, std::string& buffer);
-
 /// Looks at the first bytes of a file (and its path, as a hint only) and names its kind and format.
 Sniffed sniff(std::string_view head, std::string_view path);
 

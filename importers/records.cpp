@@ -2,6 +2,7 @@
 // Reader dispatch by sniffed format, the shared physical-line helper, wrap-width detection, UTF-8 repair.
 #include "importers/records.h"
 
+#include "engine/safe_text.h"
 #include "importers/format_prefix.h"
 
 #include <algorithm>
@@ -168,7 +169,8 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
             }
             if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)
                 stats.note(raw.number, "invalid UTF-8 (replaced with U+FFFD where kept)");
-            if (const std::string_view plain = stripTerminalCodes(clean, uncoloured); plain.size() != clean.size()) {
+            if (const std::string_view plain = engine::stripTerminalCodes(clean, uncoloured);
+                plain.size() != clean.size()) {
                 ++stats.terminalCoded;
                 clean = plain;
             }

@@ -2,6 +2,8 @@
 // Tests content sniffing of every supported format and the per-format line parsers.
 #include "importers/line_format.h"
 
+#include "engine/safe_text.h"
+
 #include "importers/timestamps.h"
 
 #include <QtTest>
@@ -563,7 +565,7 @@ void TestLineFormat::terminalCodesStripped()
     QFETCH(QByteArray, line);
     QFETCH(QByteArray, plain);
     std::string buffer;
-    QCOMPARE(QByteArray::fromStdString(std::string(stripTerminalCodes(view(line), buffer))), plain);
+    QCOMPARE(QByteArray::fromStdString(std::string(attrib::engine::stripTerminalCodes(view(line), buffer))), plain);
 }
 
 // A CI console keeps the colours of a stamped log: the lines still sniff as their form, not as plain text.

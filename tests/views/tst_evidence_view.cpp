@@ -114,6 +114,9 @@ private Q_SLOTS:
         QVERIFY(!text.contains(QLatin1Char('\t')));
         QCOMPARE(text.size(), source.fixed.value(2).size());  // one character per character: spans stay aligned
         QVERIFY(plainToolTip(QStringLiteral("<b>x</b>")).contains(QStringLiteral("&lt;b&gt;x&lt;/b&gt;")));
+        // A coloured terminal's line shows as the text the rules read, not as `·[33m...·[0m`.
+        source.fixed.insert(3, QStringLiteral("\x1b[33mgpu-n04:811:902 [1] NCCL WARN NET/IB\x1b[0m"));
+        QCOMPARE(view.rowText(3), QStringLiteral("gpu-n04:811:902 [1] NCCL WARN NET/IB"));
     }
 
     void filterAndGoTo()

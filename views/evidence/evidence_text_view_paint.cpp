@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // EvidenceTextView: reading the visible rows, painting them, and input.
+#include "engine/safe_text.h"
 #include "views/describe.h"
 #include "views/evidence/evidence_text_view.h"
 #include "views/presentation.h"
@@ -21,6 +22,11 @@ constexpr int MaxCachedRows = 4000;
 
 QString prepare(QString text)
 {
+    if (text.contains(QChar(0x1b))) {  // a coloured terminal's log shows as the text the rules read
+        std::string buffer;
+        const std::string bytes = text.toStdString();
+        text = QString::fromStdString(std::string(engine::stripTerminalCodes(bytes, buffer)));
+    }
     if (text.size() > MaxDisplayChars) {
         const auto more = text.size() - MaxDisplayChars;
         text.truncate(MaxDisplayChars);
