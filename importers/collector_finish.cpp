@@ -62,6 +62,9 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
                             fs.sniffed.reason.substr(fs.sniffed.reason.find(':') + 2) + ")");
     if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
         problems.push_back("no timestamps: times unknown, line order kept");
+    if (stats.enveloped > 0)
+        problems.push_back(plural(stats.enveloped, "line") +
+                           " read as the message of the log record holding it (JSON or fluent-bit)");
     if (stats.terminalCoded > 0)
         problems.push_back(plural(stats.terminalCoded, "line") + " read without their terminal colour codes");
     // A line repeated without end under a rule that waits for a later line: the latest ones are kept.

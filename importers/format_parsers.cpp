@@ -157,13 +157,36 @@ bool isFacilityLevel(std::string_view word)
     return true;
 }
 
+/// A whole syslog line a log platform or container runtime stored as its message, behind its own prefix
+/// (`2026-12-01T10:11:12Z stderr F Dec  1 10:11:12 gpu-node-7 nvidia-persistenced[812]: msg`): a daemon's line keeps
+/// `tag[pid]: msg` as the syslog reader does and becomes a syslog record of the host it names. Kernel lines are left
+/// to takeKernelLine (which reads them behind the same stamp).
+bool takeSyslogLine(ParsedLine& out)
+{
+    const auto stamp = parseRfc3164(out.text, 2000);
+    SyslogHeader header;
+    if (!stamp || !splitSyslogHeader(out.text.substr(stamp->length), header) || header.tag.empty() ||
+        header.tag == "kernel" || !isHostName(header.host))
+        return false;
+    out.host = header.host;
+    out.tag = header.tag;
+    out.text = header.rest;
+    out.kind = engine::SourceKind::Syslog;
+    return true;
+}
+
 /// A kernel line inside an application log or job output, after the line's stamp: `kernel: msg`,
-/// `host kernel: msg` behind a stamp, or a syslog export's `[UTC] kern.err [host] kernel: msg`. It becomes a
-/// kernel record (tag and forwarded uptime removed, as the syslog reader does), so kernel extractors read it.
+/// `host kernel: msg` behind a stamp, a syslog export's `[UTC] kern.err [host] kernel: msg`, or a whole syslog kernel
+/// line (`Dec  1 10:11:12 host kernel: msg`) behind a platform's prefix. It becomes a kernel record (tag and forwarded
+/// uptime removed, as the syslog reader does), so kernel extractors read it.
 bool takeKernelLine(ParsedLine& out)
 {
     std::string_view s = out.text;
-    bool tagged = false;  // a facility.level word vouches for what follows
+    bool tagged = false;  // a facility.level word or a syslog stamp vouches for what follows
+    if (const auto stamp = parseRfc3164(s, 2000)) {
+        s = skipSpaces(s.substr(stamp->length));
+        tagged = true;
+    }
     std::size_t space = s.find(' ');
     for (int word = 0; word < 2 && space != std::string_view::npos; ++word) {
         const std::string_view w = s.substr(0, space);
@@ -210,8 +233,8 @@ public:
         std::string_view host;
         if (m_jobOutput && out.host.empty() && stripSlurmstepd(out.text, host))
             out.host = host;
-        else
-            takeKernelLine(out);
+        else if (!takeKernelLine(out))
+            takeSyslogLine(out);
         out.stamped = out.time != engine::NoTime;
         return true;
     }

@@ -152,6 +152,61 @@ bool stripStreamTag(std::string_view& s)
     return false;
 }
 
+/// What a container runtime's log file adds after its stamp: CRI's stream and full/partial tag, `stderr F ` (the
+/// kubelet's files under /var/log/pods: `2026-12-01T10:11:12.345678901Z stderr F msg`). One blank separates it from
+/// the message, whose own indentation is kept.
+bool stripCriStream(std::string_view& s)
+{
+    if (!(startsWith(s, "stderr ") || startsWith(s, "stdout ")) || s.size() < 8 || (s[7] != 'F' && s[7] != 'P') ||
+        (s.size() > 8 && s[8] != ' '))
+        return false;
+    s.remove_prefix(s.size() > 8 ? 9 : 8);
+    return true;
+}
+
+/// Loki's label set after its stamp (`logcli query` output: `2026-12-01T10:11:12Z {container="trainer",
+/// node="gpu-node-7"} msg`); a `node`, `host`, `hostname` or `instance` label names the host.
+bool stripLokiLabels(std::string_view& s, std::string_view& host)
+{
+    if (!charAt(s, 0, '{'))
+        return false;
+    std::string_view named;
+    std::size_t pos = 1;
+    while (pos < s.size() && pos < 2048) {
+        const std::size_t keyStart = pos;
+        while (pos < s.size() && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_'))
+            ++pos;
+        const std::string_view key = s.substr(keyStart, pos - keyStart);
+        if (key.empty() || !charAt(s, pos, '=') || !charAt(s, pos + 1, '"'))
+            return false;
+        pos += 2;
+        const std::size_t valueStart = pos;
+        while (pos < s.size() && s[pos] != '"')
+            pos += s[pos] == '\\' ? 2 : 1;
+        if (pos >= s.size())
+            return false;
+        std::string_view value = s.substr(valueStart, pos - valueStart);
+        if (key == "instance")
+            value = value.substr(0, value.find(':'));
+        if ((key == "node" || key == "host" || key == "hostname" || key == "instance" || key == "nodename") &&
+            named.empty() && isHostName(value))
+            named = value;
+        ++pos;
+        if (charAt(s, pos, '}')) {
+            if (pos + 1 < s.size() && s[pos + 1] != ' ')
+                return false;
+            s = skipSpaces(s.substr(pos + 1));
+            if (host.empty())
+                host = named;
+            return true;
+        }
+        if (!charAt(s, pos, ',') || !charAt(s, pos + 1, ' '))
+            return false;
+        pos += 2;
+    }
+    return false;
+}
+
 /// `kubectl logs --prefix`: `[pod/name/container] ` (the line's own indentation after it is kept: a traceback's
 /// frames).
 bool stripPod(std::string_view& s)
@@ -226,6 +281,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
     if (stripBareGlog(s, years, out))
         return MarkGlog;
     if (stripRole(s) || stripStreamTag(s))
+        return MarkRole;
+    if ((marks & MarkIso) != 0 && (stripCriStream(s) || stripLokiLabels(s, out.host)))
         return MarkRole;
     if (stripPod(s))
         return MarkPod;

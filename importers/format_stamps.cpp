@@ -174,9 +174,12 @@ bool stripBareIso(std::string_view& s, ParsedLine& out)
     std::size_t end = stamp->length;
     if (end + 1 < s.size() && s[end] == ':' && s[end + 1] == ' ')
         ++end;
-    if (end < s.size() && s[end] != ' ')
+    // A blank or a tab (a stamp column copied from a log console: CloudWatch, Grafana, SageMaker's stream view).
+    if (end < s.size() && s[end] != ' ' && s[end] != '\t')
         return false;
     offerTime(out, stamp->time, TimeSource::Absolute);
+    if (end < s.size() && s[end] == '\t')
+        ++end;
     s = skipSpaces(s.substr(end));
     return true;
 }

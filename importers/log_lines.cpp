@@ -9,6 +9,7 @@
 // Application formats: lines of exactly the detected wrap width are joined with the next unprefixed line; a
 // Python traceback (per rank) becomes one record: the exception line, spanning the whole traceback.
 #include "importers/format_prefix.h"
+#include "importers/log_envelope.h"
 #include "importers/multiline.h"
 #include "importers/records.h"
 
@@ -50,7 +51,8 @@ public:
     {
     }
 
-    bool add(const RawLine& raw, std::string_view clean, LineParser& parser)
+    /// One line; `envelope`: the record the line was taken out of (its time and host stand for the line's own).
+    bool add(const RawLine& raw, std::string_view clean, LineParser& parser, const Envelope* envelope = nullptr)
     {
         if (m_wrapping) {
             if (isWrapContinuation(clean) && m_wrapLines < m_options.maxJoinedLines) {
@@ -70,11 +72,17 @@ public:
             ++m_stats.skipped;
             return true;
         }
+        if (envelope != nullptr) {
+            if (parsed.time == engine::NoTime && envelope->time != engine::NoTime)
+                offerTime(parsed, envelope->time, TimeSource::Absolute);
+            if (parsed.host.empty())
+                parsed.host = envelope->host;
+        }
         fillRecord(m_line, raw, parsed);
         if (m_jobOutput && m_line.kind == engine::SourceKind::Unknown)
             m_line.kind =
                 isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm : engine::SourceKind::App;
-        if (m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {
+        if (envelope == nullptr && m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {
             std::swap(m_wrapped, m_line);
             m_wrapping = true;
             m_wrapLines = 1;
@@ -126,7 +134,19 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
     if (isAppFormat(sniffed.format)) {
         AppJoiner joiner(options, sink, stats, sniffed.format == Format::SlurmOut);
         bool ok = true;
+        Envelope envelope;
         forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+            if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope)) {
+                ++stats.enveloped;
+                for (const std::string& inner : envelope.lines)
+                    if (ok = joiner.add(raw, inner, *parser, &envelope); !ok)
+                        return false;
+                // A message of several lines is whole: its traceback ends with it, the record's next member or the
+                // next record is not more of its exception's message.
+                if (envelope.lines.size() > 1)
+                    ok = joiner.finish();
+                return ok;
+            }
             ok = joiner.add(raw, clean, *parser);
             return ok;
         });

@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal: a log line that wraps another program's message. Container runtimes, log shippers and log platforms
+// store each line a job printed as a record: Docker's json-file (`{"log":"...\n","stream":"stderr","time":...}`),
+// a CloudWatch or Cloud Logging export, a structured logger's JSON line, torchelastic's error file, fluent-bit's
+// stdout record (`[0] tag: [1733047872.345, {"log"=>"..."}]`), a pretty-printed `"message": "...",` member.
+// Rules are written for the message as the program printed it, so the message is taken out: JSON-unescaped, split
+// into the lines it holds, with the record's time and host kept for lines that carry none of their own.
+#pragma once
+
+#include "engine/model.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attrib::importers::detail {
+
+struct Envelope {
+    std::vector<std::string> lines;  ///< the message as printed, one entry per line, terminal codes removed
+    engine::TimeNs time = engine::NoTime;
+    std::string host;  ///< the node the record names (a host, hostname or node-name field), may be empty
+};
+
+/// Cheap test run on every line before unwrapEnvelope: its first non-blank byte opens a JSON object, a JSON
+/// member or a fluent-bit record.
+bool mayBeEnvelope(std::string_view line);
+
+/// Whether `line` is a record wrapping a message; fills `out` (cleared first). A JSON object without a message
+/// member, invalid JSON or an empty message is not one: the line is then read as it is.
+bool unwrapEnvelope(std::string_view line, Envelope& out);
+
+}  // namespace attrib::importers::detail

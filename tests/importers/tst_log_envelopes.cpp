@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Lines stored by a container runtime, a log shipper or a log platform are read as the message the job printed:
+// CRI's stream tag, Loki's labels, a syslog line inside a platform's line, Docker's json-file, a pretty-printed
+// CloudWatch event, torchelastic's error file, fluent-bit's `=>` record; the record's time and host are kept for
+// lines without their own. What only looks like such a record (JSON without a message, invalid or hostile JSON)
+// stays a line of text.
+#include "importer_test_util.h"
+
+#include "engine/stamp_fields.h"
+
+#include <QtTest>
+
+using namespace attrib;
+using namespace attrib::importers;
+using engine::NoTime;
+using engine::SourceKind;
+
+namespace {
+
+engine::TimeNs at(std::string_view iso)
+{
+    const auto stamp = engine::parseIsoStamp(iso);
+    return stamp ? stamp->time : NoTime;
+}
+
+bool hasFact(const engine::AnalysisResult& r, const std::string& path, const std::string& fact)
+{
+    const auto* cov = tests::fileCoverage(r, path);
+    if (cov == nullptr)
+        return false;
+    for (const auto& e : cov->errors)
+        if (e.find(fact) != std::string::npos)
+            return true;
+    return false;
+}
+
+const char* const RecordFact = "read as the message of the log record holding it";
+
+}  // namespace
+
+class TestLogEnvelopes : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void criStreamTagRemoved();
+    void syslogLineInsidePlatformLine();
+    void lokiLabelsNameTheHost();
+    void stampColumnBeforeATab();
+    void dockerJsonFileLines();
+    void cloudWatchEventHoldsATraceback();
+    void torchelasticErrorFile();
+    void fluentBitRecord();
+    void notARecordStaysText_data();
+    void notARecordStaysText();
+};
+
+void TestLogEnvelopes::criStreamTagRemoved()
+{
+    const auto read = tests::readAll("2026-12-01T10:11:10.100000000Z stdout F Epoch 3 step 1200 loss 2.31\n"
+                                     "2026-12-01T10:11:13.345678901Z stderr F gpu-node-7:2841:3012 [3] NCCL WARN "
+                                     "NET/IB : Got completion from peer 10.0.0.8<46913> with status=12\n"
+                                     "2026-12-01T10:11:14.000000000Z stderr F   indented output stays indented\n",
+                                     "trainer-0.log");
+    QCOMPARE(read.records.size(), std::size_t(3));
+    QCOMPARE(QString::fromStdString(read.records[0].text), QStringLiteral("Epoch 3 step 1200 loss 2.31"));
+    const auto* nccl = tests::findText(read.records, "gpu-node-7:2841:3012 [3] NCCL WARN");
+    QVERIFY(nccl);
+    QCOMPARE(QString::fromStdString(nccl->host), QStringLiteral("gpu-node-7"));
+    QCOMPARE(nccl->gpu, 3);
+    QCOMPARE(nccl->time, at("2026-12-01T10:11:13.345678901Z"));
+    QCOMPARE(QString::fromStdString(read.records[2].text), QStringLiteral("  indented output stays indented"));
+}
+
+void TestLogEnvelopes::syslogLineInsidePlatformLine()
+{
+    const auto read = tests::readAll(
+        "2026-12-01T10:11:11Z stderr F starting step 12\n"
+        "2026-12-01T10:11:12.345Z stderr F Dec  1 10:11:12 gpu-node-7 kernel: [12345.678901] NVRM: Xid "
+        "(PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.\n"
+        "2026-12-01T10:11:13Z stderr F Dec  1 10:11:13 gpu-node-7 nvidia-persistenced[812]: device 0000:3b:00.0 "
+        "lost\n",
+        "node-problems.log");
+    const auto* xid = tests::findText(read.records, "NVRM: Xid");
+    QVERIFY(xid);
+    QCOMPARE(int(xid->kind), int(SourceKind::Kernel));
+    QCOMPARE(QString::fromStdString(xid->host), QStringLiteral("gpu-node-7"));
+    QCOMPARE(xid->time, at("2026-12-01T10:11:12.345Z"));  // the platform's stamp, which has the year
+    const auto* daemon = tests::findText(read.records, "nvidia-persistenced[812]: device");
+    QVERIFY(daemon);
+    QCOMPARE(int(daemon->kind), int(SourceKind::Syslog));
+    QCOMPARE(QString::fromStdString(daemon->host), QStringLiteral("gpu-node-7"));
+
+    const auto outcome = tests::analyzeOneFile("node-problems.log",
+                                               "2026-12-01T10:11:11Z stderr F starting\n"
+                                               "2026-12-01T10:11:12.345Z stderr F Dec  1 10:11:12 "
+                                               "gpu-node-7 kernel: NVRM: Xid (PCI:0000:3b:00): "
+                                               "79, pid=1234, GPU has fallen off the bus.\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("gpu"));
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-node-7"));
+}
+
+void TestLogEnvelopes::lokiLabelsNameTheHost()
+{
+    const auto read =
+        tests::readAll("2026-12-01T10:11:12Z {container=\"trainer\", node=\"gpu-node-3\", pod=\"job-0\"} RuntimeError: "
+                       "CUDA error: an illegal memory access was encountered\n"
+                       "2026-12-01T10:11:13Z {instance=\"gpu-node-4:9100\"} step 12\n"
+                       "2026-12-01T10:11:14Z {not labels} stays whole\n",
+                       "loki.txt");
+    QCOMPARE(read.records.size(), std::size_t(3));
+    QCOMPARE(QString::fromStdString(read.records[0].text),
+             QStringLiteral("RuntimeError: CUDA error: an illegal memory access was encountered"));
+    QCOMPARE(QString::fromStdString(read.records[0].host), QStringLiteral("gpu-node-3"));
+    QCOMPARE(QString::fromStdString(read.records[1].host), QStringLiteral("gpu-node-4"));
+    QCOMPARE(QString::fromStdString(read.records[2].text), QStringLiteral("{not labels} stays whole"));
+    QCOMPARE(QString::fromStdString(read.records[2].host), QString());
+}
+
+void TestLogEnvelopes::stampColumnBeforeATab()
+{
+    const auto read = tests::readAll("2026-12-01T10:11:12.345Z\tsrun: error: gpu-node-5: task 3: Exited with exit "
+                                     "code 1\n",
+                                     "console.txt");
+    QCOMPARE(read.records.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(read.records[0].text),
+             QStringLiteral("srun: error: gpu-node-5: task 3: Exited with exit code 1"));
+    QCOMPARE(read.records[0].time, at("2026-12-01T10:11:12.345Z"));
+}
+
+void TestLogEnvelopes::dockerJsonFileLines()
+{
+    const std::string text =
+        "{\"log\":\"Epoch 3 step 1200 loss 2.31\\n\",\"stream\":\"stdout\",\"time\":\"2026-12-01T10:11:10.1Z\"}\n"
+        "{\"log\":\"gpu-node-7:2841:3012 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.8\\u003c46913\\u003e "
+        "with status=12 opcode=0 len=0 vendor err 129 (Recv)\\n\",\"stream\":\"stderr\",\"time\":"
+        "\"2026-12-01T10:11:13.345678901Z\"}\n"
+        "{\"log\":\"\\u001b[31mTraceback (most recent call last):\\u001b[0m\\n\",\"stream\":\"stderr\",\"time\":"
+        "\"2026-12-01T10:11:14Z\"}\n"
+        "{\"log\":\"  File \\\"/app/train.py\\\", line 9, in \\u003cmodule\\u003e\\n\",\"stream\":\"stderr\",\"time\":"
+        "\"2026-12-01T10:11:14Z\"}\n"
+        "{\"log\":\"ValueError: bad batch\\n\",\"stream\":\"stderr\",\"time\":\"2026-12-01T10:11:14Z\"}\n";
+    const auto read = tests::readAll(text, "container-json.log");
+    const auto* nccl = tests::findText(read.records,
+                                       "gpu-node-7:2841:3012 [3] NCCL WARN NET/IB : Got completion "
+                                       "from peer 10.0.0.8<46913>");
+    QVERIFY(nccl);
+    QCOMPARE(QString::fromStdString(nccl->host), QStringLiteral("gpu-node-7"));
+    QCOMPARE(nccl->gpu, 3);
+    QCOMPARE(nccl->time, at("2026-12-01T10:11:13.345678901Z"));
+    // One line per record still makes one traceback: the exception line spans it, colour codes removed.
+    const auto* exception = tests::findText(read.records, "ValueError: bad batch");
+    QVERIFY(exception);
+    QCOMPARE(exception->line, std::uint64_t(3));
+    QVERIFY(!tests::findText(read.records, "Traceback"));
+    QCOMPARE(read.stats.enveloped, std::uint64_t(5));
+
+    const auto outcome = tests::analyzeOneFile("container-json.log", text);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(hasFact(*outcome.result, "container-json.log", std::string("5 lines ") + RecordFact));
+    QVERIFY(outcome.result->verdict.rootCause);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-node-7"));
+}
+
+void TestLogEnvelopes::cloudWatchEventHoldsATraceback()
+{
+    const std::string text =
+        "{\n"
+        "    \"events\": [\n"
+        "        {\n"
+        "            \"timestamp\": 1764583872345,\n"
+        "            \"message\": \"Traceback (most recent call last):\\n  File \\\"/app/train.py\\\", line 42, in "
+        "<module>\\n    loss.backward()\\ntorch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. "
+        "GPU 0 has a total capacity of 79.15 GiB of which 1.02 GiB is free.\",\n"
+        "            \"ingestionTime\": 1764583873000\n"
+        "        }\n"
+        "    ]\n"
+        "}\n";
+    const auto read = tests::readAll(text, "events.json");
+    const auto* oom = tests::findText(read.records, "torch.OutOfMemoryError: CUDA out of memory.");
+    QVERIFY(oom);
+    QCOMPARE(oom->line, std::uint64_t(5));
+    QVERIFY2(oom->text.find("ingestionTime") == std::string::npos, oom->text.c_str());  // the message ended
+    QVERIFY(!oom->innerLines.empty());
+    QVERIFY(tests::findText(read.records, "            \"ingestionTime\": 1764583873000"));
+
+    const auto outcome = tests::analyzeOneFile("events.json", text);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("oom"));
+}
+
+void TestLogEnvelopes::torchelasticErrorFile()
+{
+    const std::string text =
+        "{\"message\": {\"message\": \"RuntimeError: CUDA error: an illegal memory access was encountered\", "
+        "\"extraInfo\": {\"py_callstack\": \"Traceback (most recent call last):\\n  File \\\"/workspace/train.py\\\", "
+        "line 88, in step\\n    torch.cuda.synchronize()\\nRuntimeError: CUDA error: an illegal memory access was "
+        "encountered\\n\", \"timestamp\": \"1764583872\"}}}\n";
+    const auto read = tests::readAll(text, "error.json");
+    QCOMPARE(read.records.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(read.records[0].text),
+             QStringLiteral("RuntimeError: CUDA error: an illegal memory access was encountered"));
+    QCOMPARE(read.records[0].time, at("2025-12-01T10:11:12Z"));
+    QVERIFY(!read.records[0].innerLines.empty());
+}
+
+void TestLogEnvelopes::fluentBitRecord()
+{
+    const std::string text =
+        "[0] kube.var.log.containers.trainer-0.log: [1764583872.345678, {\"log\"=>\"Dec  1 10:11:12 gpu-node-9 "
+        "kernel: NVRM: Xid (PCI:0000:3b:00): 48, pid=1234, An uncorrectable double bit error (DBE) has been detected "
+        "on GPU in the framebuffer at partition 0, subpartition 0.\", \"stream\"=>\"stderr\"}]\n"
+        "[1] kube.var.log.containers.trainer-0.log: [1764583873.5, {\"log\"=>\"step \\\"12\\\" => done\"}]\n";
+    const auto read = tests::readAll(text, "fluent-bit.out");
+    QCOMPARE(read.records.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(read.records[0].host), QStringLiteral("gpu-node-9"));
+    QVERIFY(read.records[0].text.rfind("NVRM: Xid (PCI:0000:3b:00): 48,", 0) == 0);
+    QCOMPARE(QString::fromStdString(read.records[1].text), QStringLiteral("step \"12\" => done"));
+    QCOMPARE(read.records[1].time, at("2025-12-01T10:11:13.5Z"));
+}
+
+void TestLogEnvelopes::notARecordStaysText_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("no message member") << QByteArray("{\"loss\": 2.31, \"step\": 1200}");
+    QTest::newRow("python dict repr") << QByteArray("{'loss': 2.31, 'message': 'x'}");
+    QTest::newRow("unterminated") << QByteArray("{\"log\": \"NCCL WARN cut here");
+    QTest::newRow("empty message") << QByteArray("{\"log\": \"\\n\", \"stream\": \"stdout\"}");
+    QTest::newRow("member of another name") << QByteArray("    \"reason\": \"OOMKilled\",");
+    QTest::newRow("too deep") << QByteArray(200, '[') + QByteArray("{\"log\": \"x\"}") + QByteArray(200, ']');
+    QTest::newRow("array") << QByteArray("[1, 2, 3]");
+}
+
+void TestLogEnvelopes::notARecordStaysText()
+{
+    QFETCH(QByteArray, line);
+    const auto read = tests::readAll("first line\n" + line.toStdString() + "\n", "notes.txt");
+    QCOMPARE(read.stats.enveloped, std::uint64_t(0));
+    QCOMPARE(read.records.size(), std::size_t(2));
+    QCOMPARE(QByteArray::fromStdString(read.records[1].text), line);
+}
+
+QTEST_GUILESS_MAIN(TestLogEnvelopes)
+#include "tst_log_envelopes.moc"
