@@ -2,7 +2,7 @@
 // Log records that wrap a message: which members hold the message, its time and its host, by the shapes the
 // runtimes and platforms write (Docker json-file and CRI JSON, CloudWatch get/filter-log-events, Cloud Logging
 // `gcloud logging read --format=json`, Datadog and Kibana `_source` exports, Loki `--output=jsonl`, python-json-logger,
-// structlog, zap/klog JSON, torchelastic's error file, fluent-bit's stdout output).
+// zap/klog JSON, torchelastic's error file, fluent-bit's stdout output).
 #include "importers/log_envelope.h"
 
 #include "importers/format_prefix.h"
@@ -22,9 +22,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-/// Members that hold the message itself, most specific first.
-constexpr std::array<std::string_view, 9> MessageKeys = {"log",      "message", "msg",        "textPayload", "MESSAGE",
-                                                         "@message", "event",   "LogMessage", "line"};
+/// Members that hold the message itself, most specific first (Loki's jsonl `line` only as a member of an object).
+constexpr std::array<std::string_view, 8> MessageKeys = {"log",     "message",  "msg",        "textPayload",
+                                                         "MESSAGE", "@message", "LogMessage", "line"};
 /// Members that hold more of the message: an error's text, a formatted exception, a stack.
 constexpr std::array<std::string_view, 7> DetailKeys = {"err",   "error",     "exc_info",   "exception",
                                                         "stack", "traceback", "stack_trace"};
@@ -317,7 +317,7 @@ bool fromMember(std::string_view line, Envelope& out)
     const std::string_view key = line.substr(1, close - 1);
     bool known = false;
     for (const auto k : MessageKeys)
-        known = known || k == key;
+        known = known || (k == key && k != "line");
     if (!known)
         return false;
     std::string_view value = trimmed(line.substr(close + 1));
