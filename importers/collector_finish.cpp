@@ -63,8 +63,8 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
     if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
         problems.push_back("no timestamps: times unknown, line order kept");
     if (stats.enveloped > 0)
-        problems.push_back(plural(stats.enveloped, "line") +
-                           " read as the message of the log record holding it (JSON or fluent-bit)");
+        problems.push_back(plural(stats.enveloped, "record") +
+                           " of a log platform or runtime read as the message it holds (JSON, CSV export, fluent-bit)");
     if (stats.terminalCoded > 0)
         problems.push_back(plural(stats.terminalCoded, "line") + " read without their terminal colour codes");
     // A line repeated without end under a rule that waits for a later line: the latest ones are kept.

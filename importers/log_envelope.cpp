@@ -80,9 +80,9 @@ const json* member(const json& object, std::string_view key)
     return it == object.end() ? nullptr : &*it;
 }
 
-/// Unix time in seconds, milliseconds, microseconds or nanoseconds, told apart by magnitude (all of them name a
-/// date between 2001 and 2286 in their own unit).
-engine::TimeNs epochTime(double value)
+}  // namespace
+
+engine::TimeNs unixTime(double value)
 {
     if (!(value >= 1e9 && value < 1e19))
         return engine::NoTime;
@@ -96,17 +96,19 @@ engine::TimeNs epochTime(double value)
     return static_cast<engine::TimeNs>(std::llround(ns));
 }
 
+namespace {
+
 engine::TimeNs timeOf(const json& value)
 {
     if (value.is_number())
-        return epochTime(value.get<double>());
+        return unixTime(value.get<double>());
     if (!value.is_string())
         return engine::NoTime;
     const std::string& text = value.get_ref<const std::string&>();
     if (const auto stamp = parseIso8601(text))
         return stamp->time;
     if (const auto number = engine::parseFinite(text))
-        return epochTime(*number);
+        return unixTime(*number);
     return engine::NoTime;
 }
 
@@ -304,7 +306,7 @@ bool fromFluentBit(std::string_view line, Envelope& out)
         return false;
     if (out.time == engine::NoTime)
         if (const auto stamp = engine::parseFinite(line.substr(open + 3, comma - open - 3)))
-            out.time = epochTime(*stamp);
+            out.time = unixTime(*stamp);
     return true;
 }
 

@@ -21,6 +21,10 @@ struct Envelope {
     std::string host;  ///< the node the record names (a host, hostname or node-name field), may be empty
 };
 
+/// Unix time in seconds, milliseconds, microseconds or nanoseconds, told apart by magnitude (each names a date between
+/// 2001 and 2286 in its own unit); NoTime for any other number.
+engine::TimeNs unixTime(double value);
+
 /// Cheap test run on every line before unwrapEnvelope: its first non-blank byte opens a JSON object, a JSON
 /// member or a fluent-bit record.
 bool mayBeEnvelope(std::string_view line);

@@ -10,6 +10,7 @@
 // Python traceback (per rank) becomes one record: the exception line, spanning the whole traceback.
 #include "importers/format_prefix.h"
 #include "importers/log_envelope.h"
+#include "importers/log_export_csv.h"
 #include "importers/multiline.h"
 #include "importers/records.h"
 
@@ -135,18 +136,34 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
         AppJoiner joiner(options, sink, stats, sniffed.format == Format::SlurmOut);
         bool ok = true;
         Envelope envelope;
+        // A record's lines, with its time and host; a message of several lines is whole: its traceback ends with it,
+        // the record's next member or the next record is not more of its exception's message.
+        const auto addRecord = [&](const RawLine& raw) {
+            ++stats.enveloped;
+            for (const std::string& inner : envelope.lines)
+                if (ok = joiner.add(raw, inner, *parser, &envelope); !ok)
+                    return false;
+            if (envelope.lines.size() > 1)
+                ok = joiner.finish();
+            return ok;
+        };
+        LogExportRows csv;
+        bool csvRows = false;
+        RawLine rowStart;
         forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
-            if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope)) {
-                ++stats.enveloped;
-                for (const std::string& inner : envelope.lines)
-                    if (ok = joiner.add(raw, inner, *parser, &envelope); !ok)
-                        return false;
-                // A message of several lines is whole: its traceback ends with it, the record's next member or the
-                // next record is not more of its exception's message.
-                if (envelope.lines.size() > 1)
-                    ok = joiner.finish();
-                return ok;
+            if (raw.number == 1 && sniffed.format == Format::Plain && isLogExportHeader(clean))
+                csvRows = csv.takeHeader(clean);
+            else if (csvRows) {
+                if (!csv.open())
+                    rowStart = RawLine{raw.number, raw.offset, {}, raw.truncated, 0};
+                if (!csv.add(clean, envelope, options.maxJoinedLines, options.maxLineBytes))
+                    return true;
+                rowStart.fullLength = raw.offset + raw.fullLength - rowStart.offset;
+                stats.joined += csv.rowLines() - 1;
+                return addRecord(rowStart);
             }
+            if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope))
+                return addRecord(raw);
             ok = joiner.add(raw, clean, *parser);
             return ok;
         });

@@ -2,6 +2,8 @@
 // Sniffing of structured formats by content: key names in JSON heads, table headers, exposition lines.
 #include "importers/sniff_structured.h"
 
+#include "importers/log_export_csv.h"
+
 #include "importers/metric_parse.h"
 
 #include <nlohmann/json.hpp>
@@ -163,6 +165,8 @@ std::optional<Sniffed> sniffCsv(std::string_view head, std::string_view header)
     const auto columns = splitCsv(header);
     if (columns.size() < 2)
         return std::nullopt;
+    if (isLogExportHeader(header))
+        return make(SourceKind::Text, Format::Plain, "read as plain text: log export CSV with a message column");
     bool time = false;
     bool index = false;
     bool pci = false;

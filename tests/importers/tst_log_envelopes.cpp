@@ -34,7 +34,7 @@ bool hasFact(const engine::AnalysisResult& r, const std::string& path, const std
     return false;
 }
 
-const char* const RecordFact = "read as the message of the log record holding it";
+const char* const RecordFact = "of a log platform or runtime read as the message it holds";
 
 }  // namespace
 
@@ -49,6 +49,8 @@ private Q_SLOTS:
     void cloudWatchEventHoldsATraceback();
     void torchelasticErrorFile();
     void fluentBitRecord();
+    void logExportCsvRows();
+    void metricsCsvStaysMetrics();
     void notARecordStaysText_data();
     void notARecordStaysText();
 };
@@ -157,7 +159,7 @@ void TestLogEnvelopes::dockerJsonFileLines()
 
     const auto outcome = tests::analyzeOneFile("container-json.log", text);
     QVERIFY2(outcome.result, outcome.error.c_str());
-    QVERIFY(hasFact(*outcome.result, "container-json.log", std::string("5 lines ") + RecordFact));
+    QVERIFY(hasFact(*outcome.result, "container-json.log", std::string("5 records ") + RecordFact));
     QVERIFY(outcome.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(outcome.result->verdict.rootCause->node), QStringLiteral("gpu-node-7"));
 }
@@ -217,6 +219,66 @@ void TestLogEnvelopes::fluentBitRecord()
     QVERIFY(read.records[0].text.rfind("NVRM: Xid (PCI:0000:3b:00): 48,", 0) == 0);
     QCOMPARE(QString::fromStdString(read.records[1].text), QStringLiteral("step \"12\" => done"));
     QCOMPARE(read.records[1].time, at("2025-12-01T10:11:13.5Z"));
+}
+
+void TestLogEnvelopes::logExportCsvRows()
+{
+    // CloudWatch Logs Insights: a quoted message cell spans the lines of a traceback.
+    const std::string insights =
+        "@timestamp,@logStream,@message\n"
+        "2026-12-01 10:11:13.345,train/i-0abc,\"gpu-node-7:2841:3012 [3] NCCL WARN NET/IB : Got completion from peer "
+        "10.0.0.8<46913> with status=12\"\n"
+        "\n"
+        "2026-12-01 10:11:14.000,train/i-0abc,\"Traceback (most recent call last):\n"
+        "  File \"\"/app/train.py\"\", line 9, in <module>\n"
+        "    loss.backward()\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\"\n"
+        "2026-12-01 10:11:15.000,train/i-0abc,done\n";
+    const auto read = tests::readAll(insights, "logs-insights-results.csv");
+    QCOMPARE(int(read.sniffed.format), int(Format::Plain));
+    const auto* nccl = tests::findText(read.records, "gpu-node-7:2841:3012 [3] NCCL WARN");
+    QVERIFY(nccl);
+    QCOMPARE(QString::fromStdString(nccl->host), QStringLiteral("gpu-node-7"));
+    QCOMPARE(nccl->gpu, 3);
+    QCOMPARE(nccl->time, at("2026-12-01T10:11:13.345Z"));
+    const auto* oom = tests::findText(read.records, "torch.OutOfMemoryError: CUDA out of memory.");
+    QVERIFY(oom);
+    QCOMPARE(oom->line, std::uint64_t(4));  // the row's first line
+    QVERIFY(!oom->innerLines.empty());
+    QCOMPARE(oom->time, at("2026-12-01T10:11:14Z"));
+    const auto* done = tests::findText(read.records, "done");
+    QVERIFY(done);
+    QCOMPARE(done->line, std::uint64_t(8));
+    QCOMPARE(read.stats.enveloped, std::uint64_t(3));
+
+    // Datadog: the Host column names the node; Azure: a cell holding a JSON record is that record.
+    const auto datadog = tests::readAll("Date,Host,Service,Message\n"
+                                        "2026-12-01T10:11:12.345Z,gpu-node-5,trainer,\"RuntimeError: CUDA error: an "
+                                        "illegal memory access was encountered\"\n",
+                                        "extract-2026-12-01.csv");
+    QCOMPARE(datadog.records.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(datadog.records[1].host), QStringLiteral("gpu-node-5"));
+    QCOMPARE(datadog.records[1].time, at("2026-12-01T10:11:12.345Z"));
+    const auto azure = tests::readAll("TimeGenerated [UTC],Computer,LogMessage\n"
+                                      "\"12/1/2026, 10:11:12.345 AM\",gpu-node-2,\"{\"\"log\"\":\"\"srun: error: "
+                                      "gpu-node-2: task 3: Exited with exit code 1\\n\"\"}\"\n",
+                                      "query_data.csv");
+    QCOMPARE(azure.records.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(azure.records[1].text),
+             QStringLiteral("srun: error: gpu-node-2: task 3: Exited with exit code 1"));
+    QCOMPARE(QString::fromStdString(azure.records[1].host), QStringLiteral("gpu-node-2"));
+
+    const auto outcome = tests::analyzeOneFile("logs-insights-results.csv", insights);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("oom"));
+    QVERIFY(hasFact(*outcome.result, "logs-insights-results.csv", std::string("3 records ") + RecordFact));
+}
+
+void TestLogEnvelopes::metricsCsvStaysMetrics()
+{
+    const auto read = tests::readAll("timestamp,gpu,DCGM_FI_DEV_GPU_TEMP\n2026-12-01T10:11:12Z,0,71\n", "dcgm.csv");
+    QCOMPARE(int(read.sniffed.format), int(Format::MetricsCsv));
+    QCOMPARE(read.stats.enveloped, std::uint64_t(0));
 }
 
 void TestLogEnvelopes::notARecordStaysText_data()

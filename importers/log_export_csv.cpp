@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Log platforms' CSV exports: which columns hold the message, its time and its host, by the headers CloudWatch Logs
+// Insights, Datadog, Kibana/OpenSearch Dashboards, Azure Log Analytics and Grafana write.
+#include "importers/log_export_csv.h"
+
+#include "importers/format_prefix.h"
+#include "importers/sniff_structured.h"
+#include "importers/timestamps.h"
+
+#include "engine/number.h"
+#include "engine/safe_text.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace attrib::importers::detail {
+
+namespace {
+
+std::string lowered(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    return out;
+}
+
+template <std::size_t N>
+int columnOf(const std::vector<std::string>& columns, const std::array<std::string_view, N>& names)
+{
+    for (const auto name : names)
+        for (std::size_t i = 0; i < columns.size(); ++i)
+            if (lowered(columns[i]) == name)
+                return static_cast<int>(i);
+    return -1;
+}
+
+constexpr std::array<std::string_view, 9> MessageColumns = {"@message",    "message", "logmessage", "log",        "msg",
+                                                            "textpayload", "content", "line",       "log message"};
+constexpr std::array<std::string_view, 8> TimeColumns = {
+    "@timestamp", "timestamp", "timegenerated [utc]", "timegenerated", "time", "date", "datetime", "ts"};
+constexpr std::array<std::string_view, 7> HostColumns = {"host", "host.name", "hostname",       "computer",
+                                                         "node", "_hostname", "kubernetes.host"};
+
+/// The quotes of `s` leave a cell open (an odd number of `"`: doubled quotes inside a cell count twice).
+bool leavesCellOpen(std::string_view s, bool open)
+{
+    for (const char c : s)
+        if (c == '"')
+            open = !open;
+    return open;
+}
+
+/// A cell's time: an ISO stamp (`2026-12-01 10:11:12.345`), or Unix seconds to nanoseconds.
+engine::TimeNs cellTime(const std::string& cell)
+{
+    if (const auto stamp = parseIso8601(cell))
+        return stamp->time;
+    if (const auto number = engine::parseFinite(cell))
+        return unixTime(*number);
+    return engine::NoTime;
+}
+
+void addLines(std::string_view text, Envelope& out)
+{
+    std::string uncoloured;
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        out.lines.emplace_back(engine::stripTerminalCodes(text.substr(0, end), uncoloured));
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    }
+}
+
+}  // namespace
+
+bool isLogExportHeader(std::string_view header)
+{
+    const auto columns = splitCsv(header);
+    return columns.size() >= 2 && columnOf(columns, MessageColumns) >= 0;
+}
+
+bool LogExportRows::takeHeader(std::string_view header)
+{
+    const auto columns = splitCsv(header);
+    m_message = columns.size() >= 2 ? columnOf(columns, MessageColumns) : -1;
+    m_time = columnOf(columns, TimeColumns);
+    m_host = columnOf(columns, HostColumns);
+    return m_message >= 0;
+}
+
+bool LogExportRows::add(std::string_view line, Envelope& out, std::size_t maxLines, std::size_t maxBytes)
+{
+    if (!m_open) {
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos)
+            return false;
+        m_row.assign(line);
+        m_lines = 1;
+    } else {
+        if (m_row.size() + line.size() < maxBytes)
+            m_row.append("\n").append(line);
+        ++m_lines;
+    }
+    m_open = leavesCellOpen(line, m_open) && m_lines < maxLines;
+    if (m_open)
+        return false;
+    complete(out);
+    return true;
+}
+
+void LogExportRows::complete(Envelope& out) const
+{
+    out.lines.clear();
+    out.time = engine::NoTime;
+    out.host.clear();
+    const auto cells = splitCsv(m_row);
+    const auto cell = [&](int column) {
+        return column >= 0 && static_cast<std::size_t>(column) < cells.size() ? cells[static_cast<std::size_t>(column)]
+                                                                              : std::string();
+    };
+    const std::string message = cell(m_message);
+    // Azure writes a record's JSON into the cell: a cell holding a record is read as that record.
+    if (message.empty())
+        addLines(m_row, out);  // a row without its message cell is still read, whole
+    else if (!unwrapEnvelope(message, out))
+        addLines(message, out);
+    if (out.time == engine::NoTime)
+        out.time = cellTime(cell(m_time));
+    if (const std::string host = cell(m_host); out.host.empty() && !host.empty() && isHostName(host))
+        out.host = host;
+}
+
+}  // namespace attrib::importers::detail
