@@ -62,6 +62,8 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
                             fs.sniffed.reason.substr(fs.sniffed.reason.find(':') + 2) + ")");
     if (fs.records > 0 && stats.stamped == 0 && carriesTime(cov.kind) && fs.lastTime == NoTime)
         problems.push_back("no timestamps: times unknown, line order kept");
+    if (stats.quoted > 0)
+        problems.push_back(plural(stats.quoted, "line") + " read without the quote markers (>) before them");
     if (stats.enveloped > 0)
         problems.push_back(plural(stats.enveloped, "record") +
                            " of a log platform or runtime read as the message it holds (JSON, CSV export, fluent-bit)");

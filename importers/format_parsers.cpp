@@ -182,6 +182,23 @@ bool takeSyslogLine(ParsedLine& out)
 bool takeKernelLine(ParsedLine& out)
 {
     std::string_view s = out.text;
+    // A dmesg line pasted among the application's: `[Mon Dec  1 10:11:12 2026] NVRM: ...` (dmesg -T) or
+    // `[ 1234.567890] NVRM: ...` (the six decimals dmesg prints; an application's own elapsed-time brackets rarely
+    // have them).
+    if (const auto stamp = parseDmesgT(s)) {
+        offerTime(out, stamp->time, TimeSource::Absolute);
+        out.text = skipSpaces(s.substr(stamp->length));
+        out.tag = "kernel";
+        out.kind = engine::SourceKind::Kernel;
+        return true;
+    }
+    if (const auto up = parseDmesgRaw(s); up && up->length >= 9 && s[up->length - 8] == '.') {
+        out.uptime = up->time;
+        out.text = skipSpaces(s.substr(up->length));
+        out.tag = "kernel";
+        out.kind = engine::SourceKind::Kernel;
+        return true;
+    }
     bool tagged = false;  // a facility.level word or a syslog stamp vouches for what follows
     if (const auto stamp = parseRfc3164(s, 2000)) {
         s = skipSpaces(s.substr(stamp->length));

@@ -337,6 +337,29 @@ bool mixesForms(const Tally& tally, LineClass best)
     return other >= 2 && other * 2 > own;
 }
 
+}  // namespace
+
+std::string_view stripQuoteMarkers(std::string_view line)
+{
+    std::string_view s = line;
+    for (int depth = 0; depth < 8; ++depth) {
+        std::size_t i = 0;
+        while (i < s.size() && i < 3 && s[i] == ' ')
+            ++i;
+        if (i >= s.size() || s[i] != '>' || (depth == 0 && i + 1 < s.size() && s[i + 1] != ' ' && s[i + 1] != '>'))
+            break;
+        // Python's prompt (`>>> torch.cuda.device_count()`) is a pasted session's own line, not a quote three deep.
+        if (s.substr(i, 3) == ">>>" && (s.size() == i + 3 || s[i + 3] == ' '))
+            break;
+        s.remove_prefix(i + 1);
+        if (!s.empty() && s[0] == ' ')
+            s.remove_prefix(1);
+    }
+    return s;
+}
+
+namespace {
+
 /// What a terminal shows of a physical line: the text after its last `\r` (progress bars rewrite one line with
 /// `\r`-separated segments), at most SniffLineBytes of it.
 std::string_view lastSegment(std::string_view line)
@@ -405,7 +428,8 @@ Sniffed sniff(std::string_view head, std::string_view path)
         std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        const std::string_view line = engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured);
+        const std::string_view line =
+            stripQuoteMarkers(engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured));
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;

@@ -99,6 +99,11 @@ public:
     virtual bool parse(std::string_view line, ParsedLine& out) = 0;
 };
 
+/// A line quoted by a mail client, Markdown or an issue tracker: `> text`, `>> text`, `> > text` (up to three blanks
+/// before the first marker, one after each): the text after the markers; the line itself when it has none, and for
+/// Python's `>>> ` prompt.
+std::string_view stripQuoteMarkers(std::string_view line);
+
 /// Looks at the first bytes of a file (and its path, as a hint only) and names its kind and format.
 Sniffed sniff(std::string_view head, std::string_view path);
 

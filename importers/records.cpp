@@ -174,6 +174,10 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
                 ++stats.terminalCoded;
                 clean = plain;
             }
+            if (const std::string_view unquoted = stripQuoteMarkers(clean); unquoted.size() != clean.size()) {
+                ++stats.quoted;
+                clean = unquoted;
+            }
             if (!onLine(raw, clean)) {
                 stats.stopped = true;
                 return false;

@@ -39,6 +39,8 @@ private Q_SLOTS:
     void journalInAnotherLocale();
     void aFaultOfSeveralNodesNamesThem();
     void colouredLinesReadWithoutTheirCodes();
+    void quotedLinesReadWithoutTheirMarkers();
+    void dmesgLinesAmongApplicationLines();
     void contextLineNamesTheDevice();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
     void tracebackInnermostLinesReachTheRules();
@@ -187,6 +189,57 @@ void TestPlainTextBundles::journalInAnotherLocale()
 
 // A job log captured from a coloured terminal or CI console: the escape codes would hide NCCL's prefix (host,
 // GPU) and stay in the summary; the lines are read without them and coverage says so.
+void TestPlainTextBundles::quotedLinesReadWithoutTheirMarkers()
+{
+    // A ticket quoting the job's output and the node's dmesg the way mail clients and issue trackers do.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "ticket.md",
+                     std::string("Hi team, our job died last night. Here is what I see:\n\n") +
+                         "> [rank3]: torch.distributed.DistBackendError: NCCL error in: "
+                         "../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1970, unhandled cuda error\n" +
+                         "> gpu-n04:811:902 [1] NCCL WARN Cuda failure 'an illegal memory access was encountered'\n" +
+                         ">\n" + "and dmesg on gpu-n21:\n" + "```\n" + ">> [Mon Dec  1 10:11:12 2026] " + Xid79 + "\n" +
+                         "```\n" + ">not a quote marker: kept\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto* cov = tests::fileCoverage(*outcome.result, "ticket.md");
+    QVERIFY(cov);
+    bool fact = false;
+    for (const auto& e : cov->errors)
+        fact = fact || e.find("4 lines read without the quote markers (>) before them") != std::string::npos;
+    QVERIFY(fact);
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("gpu"));
+    const auto* nccl = tests::findSymptom(*outcome.result, "app_cuda_kernel_fault@gpu-n04/gpu1");
+    QVERIFY2(nccl, "the NCCL prefix behind the quote marker names the node and GPU");
+    QCOMPARE(std::string(stripQuoteMarkers(">not a quote marker: kept")), std::string(">not a quote marker: kept"));
+    QCOMPARE(std::string(stripQuoteMarkers("  > > nested")), std::string("nested"));
+    QCOMPARE(std::string(stripQuoteMarkers(">>> import torch")), std::string(">>> import torch"));  // Python's prompt
+    QCOMPARE(std::string(stripQuoteMarkers(">> >>> import torch")), std::string(">>> import torch"));
+}
+
+void TestPlainTextBundles::dmesgLinesAmongApplicationLines()
+{
+    // Lines of an application log (its form decides the file's) with dmesg lines pasted among them.
+    auto parser = makeParser(Sniffed{SourceKind::App, Format::App, {}}, TimeHints{2026, NoTime});
+    const std::string humanLine = std::string("[Mon Dec  1 10:11:12 2026] ") + Xid79;
+    const std::string uptimeLine = std::string("[ 1234.567890] ") + Xid79;
+    ParsedLine humanStamp;
+    QVERIFY(parser->parse(humanLine, humanStamp));
+    QCOMPARE(int(humanStamp.kind), int(SourceKind::Kernel));
+    QCOMPARE(str(humanStamp.text), QString::fromUtf8(Xid79));
+    QVERIFY(humanStamp.time != NoTime);
+    ParsedLine uptime;
+    QVERIFY(parser->parse(uptimeLine, uptime));
+    QCOMPARE(int(uptime.kind), int(SourceKind::Kernel));
+    QCOMPARE(str(uptime.text), QString::fromUtf8(Xid79));
+    QCOMPARE(uptime.uptime, engine::TimeNs(1234567890000));
+    ParsedLine elapsed;  // an application's own elapsed-time bracket
+    QVERIFY(parser->parse("[ 12.5] step 3 done", elapsed));
+    QCOMPARE(int(elapsed.kind), int(SourceKind::Unknown));
+    QCOMPARE(str(elapsed.text), QStringLiteral("[ 12.5] step 3 done"));
+}
+
 void TestPlainTextBundles::colouredLinesReadWithoutTheirCodes()
 {
     QTemporaryDir dir;
