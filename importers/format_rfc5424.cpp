@@ -185,6 +185,10 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     // not syslog: a level word is no host.
     if (isLevelWord(out.host))
         return false;
+    // `2024-01-12T19:26:35.788+08:00   ErrorMessage "torch.cuda.OutOfMemoryError: ..."` (a console's field name and
+    // a quoted value): a syslog line's tag is never quoted.
+    if (!out.rest.empty() && out.rest[0] == '"')
+        return false;
     // `Mar 29 15:38:59 kernel: NVRM: ...` (a syslog line written without a host): the first word is the tag.
     if (out.host.size() > 1 && out.host.back() == ':') {
         out.host = {};

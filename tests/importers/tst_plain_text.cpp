@@ -182,6 +182,10 @@ void TestPlainText::journalctlAndSyslogWithoutYear()
           makeTime(2026, 8, 17, 10, 23, 27) + 500 * Ms, TimeSource::Absolute, "",
           "ERROR text_generation_launcher: Shard 0 failed to start"},
          {"Jan  2 00:00:04 [warn] t: s", makeTime(2027, 1, 2, 0, 0, 4), TimeSource::YearInferred, "", "[warn] t: s"},
+         // A console's field name and quoted value after the stamp (a SageMaker/CloudWatch view): no syslog host.
+         {"2026-08-17T10:23:28.5Z ErrorMessage \"torch.cuda.OutOfMemoryError: x\"",
+          makeTime(2026, 8, 17, 10, 23, 28) + 500 * Ms, TimeSource::Absolute, "",
+          "ErrorMessage \"torch.cuda.OutOfMemoryError: x\""},
          // A stamp written with its time zone: the zone is no host (with or without a host after it).
          {"Jan  2 00:00:05 PDT gpu-n09 kernel: NVRM: t", makeTime(2027, 1, 2, 0, 0, 5), TimeSource::YearInferred,
           "gpu-n09", "NVRM: t"},
