@@ -207,6 +207,45 @@ bool stripLokiLabels(std::string_view& s, std::string_view& host)
     return false;
 }
 
+/// Whether the UTF-8 sequence at `i` is a character of Chinese, Japanese or Korean text or their punctuation
+/// (U+2E80-U+9FFF, U+AC00-U+D7AF, U+F900-U+FAFF, U+FF00-U+FFEF); `length` is its size.
+bool isCjkAt(std::string_view s, std::size_t i, std::size_t& length)
+{
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    if (b0 < 0xE2 || b0 > 0xEF || i + 2 >= s.size())
+        return false;
+    length = 3;
+    const unsigned cp = ((b0 & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+        (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+    return (cp >= 0x2E80 && cp <= 0x9FFF) || (cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+        (cp >= 0xFF00 && cp <= 0xFFEF);
+}
+
+/// A poster's own words before the line they paste (`执行中报错：RuntimeError: Address already in use`,
+/// `エラー: CUDA out of memory`): a run of Chinese, Japanese or Korean text (two characters at least, with its
+/// blanks and punctuation) followed by a line that starts with a Latin letter, a bracket or a path. The words go;
+/// the pasted line is read as it was printed.
+bool stripProse(std::string_view& s)
+{
+    std::size_t pos = 0;
+    int characters = 0;
+    while (pos < s.size() && pos < 240) {
+        std::size_t length = 1;
+        if (isCjkAt(s, pos, length))
+            ++characters;
+        else if (s[pos] != ' ' && s[pos] != ':' && s[pos] != ',' && s[pos] != '(' && s[pos] != ')')
+            break;
+        pos += length;
+    }
+    if (characters < 2 || pos >= s.size())
+        return false;
+    const auto c = static_cast<unsigned char>(s[pos]);
+    if (!(std::isalpha(c) || c == '[' || c == '/'))
+        return false;
+    s.remove_prefix(pos);
+    return true;
+}
+
 /// `kubectl logs --prefix`: `[pod/name/container] ` (the line's own indentation after it is kept: a traceback's
 /// frames).
 bool stripPod(std::string_view& s)
@@ -291,6 +330,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
     // pdsh / clush add their `node01: ` outermost, before every other prefix of the line.
     if (marks == 0 && out.host.empty() && stripPdshHost(s, out.host))
         return MarkPdsh;
+    if ((marks & MarkProse) == 0 && stripProse(s))
+        return MarkProse;
     // srun adds its label outermost, so it is only looked for before any rank or message prefix.
     if ((marks & (MarkRank | MarkMpi | MarkLabel | MarkGlog)) == 0 && stripLabel(s, out.rank))
         return MarkLabel;

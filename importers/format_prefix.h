@@ -10,17 +10,18 @@ namespace attrib::importers::detail {
 
 /// Which application prefixes stripAppPrefixes() found on a line (bit set).
 enum AppMark : unsigned {
-    MarkRank = 1u << 0,   ///< `[rank3]:`
-    MarkMpi = 1u << 1,    ///< `[1,2]<stdout>:`
-    MarkLabel = 1u << 2,  ///< srun --label `3: `
-    MarkIso = 1u << 3,    ///< ISO stamp added by a collector, bare or bracketed
-    MarkPyLog = 1u << 4,  ///< Python logging `[YYYY-MM-DD HH:MM:SS,mmm]`
-    MarkGlog = 1u << 5,   ///< glog / c10 `[E1206 18:44:12.71 File.cpp:607]`
-    MarkNccl = 1u << 6,   ///< NCCL `host:pid:tid [dev]`
-    MarkRole = 1u << 7,   ///< torchrun / torch elastic local-rank prefix `[default0]:`
-    MarkPod = 1u << 8,    ///< `kubectl logs --prefix`: `[pod/trainer-0/pytorch] `
-    MarkHost = 1u << 9,   ///< Open MPI `[host:pid] ` (names the host)
-    MarkPdsh = 1u << 10,  ///< pdsh / clush `node01: ` (names the host)
+    MarkRank = 1u << 0,    ///< `[rank3]:`
+    MarkMpi = 1u << 1,     ///< `[1,2]<stdout>:`
+    MarkLabel = 1u << 2,   ///< srun --label `3: `
+    MarkIso = 1u << 3,     ///< ISO stamp added by a collector, bare or bracketed
+    MarkPyLog = 1u << 4,   ///< Python logging `[YYYY-MM-DD HH:MM:SS,mmm]`
+    MarkGlog = 1u << 5,    ///< glog / c10 `[E1206 18:44:12.71 File.cpp:607]`
+    MarkNccl = 1u << 6,    ///< NCCL `host:pid:tid [dev]`
+    MarkRole = 1u << 7,    ///< torchrun / torch elastic local-rank prefix `[default0]:`
+    MarkPod = 1u << 8,     ///< `kubectl logs --prefix`: `[pod/trainer-0/pytorch] `
+    MarkHost = 1u << 9,    ///< Open MPI `[host:pid] ` (names the host)
+    MarkPdsh = 1u << 10,   ///< pdsh / clush `node01: ` (names the host)
+    MarkProse = 1u << 11,  ///< a poster's own words in Chinese, Japanese or Korean before the pasted line
 };
 
 /// Supplies years to stamps without one; a backward month jump of more than six months (Dec -> Jan)

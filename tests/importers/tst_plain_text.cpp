@@ -256,7 +256,14 @@ void TestPlainText::launcherPrefixes()
                 // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
                 {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
                  makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",
-                 "host-e275-01:815:864 [0] NCCL WARN x", 12, 0}});
+                 "host-e275-01:815:864 [0] NCCL WARN x", 12, 0},
+                // a poster's words in Chinese or Japanese before the line they pasted; prose alone stays whole
+                {"执行中报错：RuntimeError: Address already in use", NoTime, TimeSource::None, "",
+                 "RuntimeError: Address already in use"},
+                {"エラー: [rank2]: torch.OutOfMemoryError: CUDA out of memory", NoTime, TimeSource::None, "",
+                 "torch.OutOfMemoryError: CUDA out of memory", 2},
+                {"多机多卡训练，出现了错误", NoTime, TimeSource::None, "", "多机多卡训练，出现了错误"},
+                {"错 RuntimeError: x", NoTime, TimeSource::None, "", "错 RuntimeError: x"}});
 }
 
 void TestPlainText::nodeNamedByLine()
