@@ -63,6 +63,15 @@ bool stripPdshHost(std::string_view& s, std::string_view& host);
 /// (they take the node from its ip); only the line's stream and the traceback joiner look past it.
 std::size_t rayPrefixLength(std::string_view s);
 
+/// What a container runtime's log file adds after its stamp: CRI's stream and full/partial tag (`stderr F `).
+bool stripCriStream(std::string_view& s);
+/// Loki's label set after its stamp (`{container="trainer", node="gpu-node-7"} `); a `node`, `host`, `hostname`,
+/// `nodename` or `instance` label names the host (when `host` is still empty).
+bool stripLokiLabels(std::string_view& s, std::string_view& host);
+/// A poster's own words in Chinese, Japanese or Korean before the line they paste (two such characters at least,
+/// then a Latin letter, a bracket or a path).
+bool stripProse(std::string_view& s);
+
 /// Strips, repeatedly, launcher prefixes and stamps from an application line and sets rank, gpu,
 /// host, time, text, stream and logHeader in `out`. NCCL lines keep their whole `host:pid:tid [dev] ...` text.
 unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine& out);

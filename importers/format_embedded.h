@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Internal: lines of one form found inside another: a kernel or syslog line among an application's (behind its
+// stamp, a platform's prefix or a quote), a grep hit with its file name, a kernel line quoted in a message.
+#pragma once
+
+#include "importers/line_format.h"
+
+#include <string_view>
+
+namespace attrib::importers::detail {
+
+/// A kernel line inside an application log or job output, after the line's stamp: `kernel: msg`, `host kernel: msg`,
+/// a syslog export's `[UTC] kern.err [host] kernel: msg`, a whole syslog kernel line behind a platform's prefix, or a
+/// dmesg line (`[Mon Dec  1 10:11:12 2026] msg`, `[ 1234.567890] msg`). Makes `out` a kernel record (tag and forwarded
+/// uptime removed, as the syslog reader does); false when the text is none of these.
+bool takeKernelLine(ParsedLine& out);
+
+/// A whole syslog daemon line behind a platform's prefix (`Dec  1 10:11:12 gpu-node-7 nvidia-persistenced[812]: msg`):
+/// a syslog record of the host it names, its `tag[pid]: msg` kept; false when the text is none.
+bool takeSyslogLine(ParsedLine& out);
+
+/// The line after a grep file-name prefix (`name:` or `name:123:`, a name without blanks), "" when there is none.
+std::string_view afterGrepFileName(std::string_view line);
+
+/// A syslog kernel line quoted inside another message (an alert, a chat or ticket paste): the quoted line from its
+/// stamp on, "" when there is none.
+std::string_view quotedKernelLine(std::string_view line);
+
+}  // namespace attrib::importers::detail
