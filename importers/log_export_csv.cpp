@@ -51,11 +51,63 @@ bool leavesCellOpen(std::string_view s, bool open)
     return open;
 }
 
-/// A cell's time: an ISO stamp (`2026-12-01 10:11:12.345`), or Unix seconds to nanoseconds.
+/// `HH:MM:SS[.fff]` at `pos` (hours 0-23); the time of day in nanoseconds, moving `pos` past it; -1 when absent.
+engine::TimeNs timeOfDay(std::string_view s, std::size_t& pos)
+{
+    int hour = 0, minute = 0, second = 0;
+    if (!readInt(s, pos, hour, 2) || !charAt(s, pos++, ':') || !readInt(s, pos, minute, 2) || !charAt(s, pos++, ':') ||
+        !readInt(s, pos, second, 2) || hour > 23 || minute > 59 || second > 60)
+        return -1;
+    engine::TimeNs nanos = 0;
+    if (charAt(s, pos, '.')) {
+        engine::TimeNs scale = 100'000'000;
+        for (++pos; pos < s.size() && engine::isDigit(s[pos]); ++pos, scale /= 10)
+            nanos += (s[pos] - '0') * scale;
+    }
+    return ((hour * 60 + minute) * 60 + second) * 1'000'000'000LL + nanos;
+}
+
+/// The log consoles' own forms: Kibana's `Dec 1, 2026 @ 10:11:12.345` and the Azure portal's
+/// `12/1/2026, 10:11:12.345 AM` (month first, 12-hour clock); NoTime for anything else.
+engine::TimeNs consoleTime(std::string_view s)
+{
+    std::size_t pos = 0;
+    int year = 0, month = 0, day = 0;
+    engine::TimeNs clock = -1;
+    if ((month = readMonthName(s, pos)) != 0) {
+        if (!charAt(s, pos++, ' ') || !readInt(s, pos, day, 2) || !charAt(s, pos++, ',') || !charAt(s, pos++, ' ') ||
+            !readInt(s, pos, year, 4) || s.substr(pos, 3) != " @ ")
+            return engine::NoTime;
+        pos += 3;
+        clock = timeOfDay(s, pos);
+    } else {
+        if (!readInt(s, pos, month, 2) || !charAt(s, pos++, '/') || !readInt(s, pos, day, 2) ||
+            !charAt(s, pos++, '/') || !readInt(s, pos, year, 4) || !charAt(s, pos++, ',') || !charAt(s, pos++, ' '))
+            return engine::NoTime;
+        clock = timeOfDay(s, pos);
+        const std::string_view half = pos < s.size() ? s.substr(pos) : std::string_view();
+        const engine::TimeNs hours12 = 12LL * 3600 * 1'000'000'000;
+        if (clock < 0 || clock >= hours12 + 3600LL * 1'000'000'000 || (half != " AM" && half != " PM"))
+            return engine::NoTime;
+        if (clock >= hours12)  // 12:xx AM is just after midnight, 12:xx PM just after noon
+            clock -= hours12;
+        if (half == " PM")
+            clock += hours12;
+        pos = s.size();
+    }
+    if (clock < 0 || year < 1970 || year > 2200 || month < 1 || month > 12 || day < 1 || day > 31)
+        return engine::NoTime;
+    return engine::makeTime(year, month, day, 0, 0, 0) + clock;
+}
+
+/// A cell's time: an ISO stamp (`2026-12-01 10:11:12.345`), a log console's own form, or Unix seconds to
+/// nanoseconds.
 engine::TimeNs cellTime(const std::string& cell)
 {
     if (const auto stamp = parseIso8601(cell))
         return stamp->time;
+    if (const engine::TimeNs console = consoleTime(cell); console != engine::NoTime)
+        return console;
     if (const auto number = engine::parseFinite(cell))
         return unixTime(*number);
     return engine::NoTime;

@@ -267,6 +267,22 @@ void TestLogEnvelopes::logExportCsvRows()
     QCOMPARE(QString::fromStdString(azure.records[1].text),
              QStringLiteral("srun: error: gpu-node-2: task 3: Exited with exit code 1"));
     QCOMPARE(QString::fromStdString(azure.records[1].host), QStringLiteral("gpu-node-2"));
+    QCOMPARE(azure.records[1].time, at("2026-12-01T10:11:12.345Z"));
+    const auto consoles = tests::readAll("\"@timestamp\",\"host.name\",message\n"
+                                         "\"Dec 1, 2026 @ 22:11:12.345\",gpu-node-3,\"NCCL WARN x\"\n"
+                                         "\"Dec 1, 2026 @ 25:11:12.345\",gpu-node-3,\"no time\"\n",
+                                         "kibana-export.csv");
+    QCOMPARE(consoles.records.size(), std::size_t(3));
+    QCOMPARE(consoles.records[1].time, at("2026-12-01T22:11:12.345Z"));
+    QCOMPARE(consoles.records[2].text, std::string("no time"));
+    QCOMPARE(consoles.records[2].time, NoTime);  // a bad stamp: no time of its own
+    const auto pm =
+        tests::readAll("TimeGenerated [UTC],Computer,LogMessage\n"
+                       "\"12/1/2026, 12:05:00 AM\",gpu-node-2,a\n\"12/1/2026, 1:05:00.5 PM\",gpu-node-2,b\n",
+                       "query_data.csv");
+    QCOMPARE(pm.records.size(), std::size_t(3));
+    QCOMPARE(pm.records[1].time, at("2026-12-01T00:05:00Z"));
+    QCOMPARE(pm.records[2].time, at("2026-12-01T13:05:00.5Z"));
 
     const auto outcome = tests::analyzeOneFile("logs-insights-results.csv", insights);
     QVERIFY2(outcome.result, outcome.error.c_str());
