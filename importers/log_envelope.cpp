@@ -96,6 +96,23 @@ engine::TimeNs unixTime(double value)
     return static_cast<engine::TimeNs>(std::llround(ns));
 }
 
+void appendMessageLines(std::string_view text, Envelope& out)
+{
+    std::string uncoloured;
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+        text.remove_suffix(1);
+    for (std::size_t pos = 0; pos <= text.size() && out.lines.size() < MaxLines;) {
+        std::size_t end = text.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = text.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        out.lines.emplace_back(engine::stripTerminalCodes(line, uncoloured));
+        pos = end + 1;
+    }
+}
+
 namespace {
 
 engine::TimeNs timeOf(const json& value)
@@ -244,30 +261,13 @@ void takeContext(const json& object, Envelope& out, int depth = 0)
             takeContext(*nested, out, depth + 1);
 }
 
-void splitLines(std::string_view text, Envelope& out)
-{
-    std::string uncoloured;
-    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
-        text.remove_suffix(1);
-    for (std::size_t pos = 0; pos <= text.size() && out.lines.size() < MaxLines;) {
-        std::size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        out.lines.emplace_back(engine::stripTerminalCodes(line, uncoloured));
-        pos = end + 1;
-    }
-}
-
 bool fromObject(json& object, Envelope& out)
 {
     takeContext(object, out);
     std::string text;
     if (!takeMessage(object, text))
         return false;
-    splitLines(text, out);
+    appendMessageLines(text, out);
     return true;
 }
 
@@ -336,7 +336,7 @@ bool fromMember(std::string_view line, Envelope& out)
     const std::string& text = parsed.get_ref<const std::string&>();
     if (text.find_first_not_of(" \t\r\n") == std::string::npos)
         return false;
-    splitLines(text, out);
+    appendMessageLines(text, out);
     return true;
 }
 

@@ -25,6 +25,10 @@ struct Envelope {
 /// 2001 and 2286 in its own unit); NoTime for any other number.
 engine::TimeNs unixTime(double value);
 
+/// Appends the lines `text` holds to `out.lines` (split at `\n`, `\r` before it and trailing newlines dropped,
+/// terminal codes removed, at most 2000 lines): a message as the job printed it.
+void appendMessageLines(std::string_view text, Envelope& out);
+
 /// Cheap test run on every line before unwrapEnvelope: its first non-blank byte opens a JSON object, a JSON
 /// member or a fluent-bit record.
 bool mayBeEnvelope(std::string_view line);

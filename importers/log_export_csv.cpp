@@ -8,29 +8,19 @@
 #include "importers/timestamps.h"
 
 #include "engine/number.h"
-#include "engine/safe_text.h"
 
-#include <algorithm>
 #include <array>
-#include <cctype>
 
 namespace attrib::importers::detail {
 
 namespace {
-
-std::string lowered(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-    return out;
-}
 
 template <std::size_t N>
 int columnOf(const std::vector<std::string>& columns, const std::array<std::string_view, N>& names)
 {
     for (const auto name : names)
         for (std::size_t i = 0; i < columns.size(); ++i)
-            if (lowered(columns[i]) == name)
+            if (lower(columns[i]) == name)
                 return static_cast<int>(i);
     return -1;
 }
@@ -113,16 +103,6 @@ engine::TimeNs cellTime(const std::string& cell)
     return engine::NoTime;
 }
 
-void addLines(std::string_view text, Envelope& out)
-{
-    std::string uncoloured;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        out.lines.emplace_back(engine::stripTerminalCodes(text.substr(0, end), uncoloured));
-        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    }
-}
-
 }  // namespace
 
 bool isLogExportHeader(std::string_view header)
@@ -172,9 +152,9 @@ void LogExportRows::complete(Envelope& out) const
     const std::string message = cell(m_message);
     // Azure writes a record's JSON into the cell: a cell holding a record is read as that record.
     if (message.empty())
-        addLines(m_row, out);  // a row without its message cell is still read, whole
+        appendMessageLines(m_row, out);  // a row without its message cell is still read, whole
     else if (!unwrapEnvelope(message, out))
-        addLines(message, out);
+        appendMessageLines(message, out);
     if (out.time == engine::NoTime)
         out.time = cellTime(cell(m_time));
     if (const std::string host = cell(m_host); out.host.empty() && !host.empty() && isHostName(host))

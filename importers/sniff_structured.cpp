@@ -45,13 +45,6 @@ std::string_view firstLine(std::string_view head, bool& complete)
     return {};
 }
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-    return out;
-}
-
 /// A JSON key followed (after optional spaces) by a colon and `value`: `"kind": "Workload"`.
 bool hasKeyValue(std::string_view head, std::string_view key, std::string_view value)
 {
@@ -150,6 +143,13 @@ std::vector<std::string> splitCsv(std::string_view line, char separator)
         }
     }
     return fields;
+}
+
+std::string lower(std::string_view s)
+{
+    std::string out(s);
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    return out;
 }
 
 namespace {

@@ -21,5 +21,7 @@ std::optional<Sniffed> sniffTable(std::string_view head);
 
 /// Splits a CSV line (RFC 4180 quotes, `""` escapes) into trimmed fields.
 std::vector<std::string> splitCsv(std::string_view line, char separator = ',');
+/// ASCII lower case (column names, keys).
+std::string lower(std::string_view s);
 
 }  // namespace attrib::importers::detail
