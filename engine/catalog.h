@@ -230,6 +230,12 @@ class ExtractorSet;
 /// reply) or only their counts (an analysis: ~9,000 results are a few MB of its memory peak).
 enum class CaseDetail { Keep, CountsOnly };
 
+/// Compiled size allowed for all the extractors' patterns together: this many RE2 instructions per extractor on
+/// average, and never less than MinSetProgram. The catalog's own average is ~166 (485,000 instructions at 2,921
+/// extractors, 2026-12-05), so the cap grows with the catalog and only an outsized rule set reaches it.
+inline constexpr long SetProgramPerExtractor = 300;
+inline constexpr long MinSetProgram = 500000;
+
 /// The loaded catalog. Immutable after load; share it between analyses.
 class Catalog {
 public:

@@ -164,14 +164,11 @@ void Catalog::Loader::loadKind(const json& doc, const std::string& rel)
 
 namespace {
 
-/// Compiled size allowed for all the catalog's patterns together (the catalog's own total ~251,000 instructions at
-/// 1,441 extractors, 2026-12-04; ~124,000 at 816), a few MB of program when every rule has had a hit.
-constexpr long MaxSetProgram = 500000;
-
 /// Leaves out, one at a time (largest program first), the extractors without which the catalog's patterns stay
-/// under their total size cap, so one rule cannot crowd out every other rule's memory nor make every analysis
-/// compile a huge program. The few patterns with no required literal are compiled into one RE2::Set by the
-/// catalog's ExtractorSet, which reports a set that still fails.
+/// under their total size cap (catalog.h: SetProgramPerExtractor), so a few huge rules cannot crowd out every other
+/// rule's memory nor make every analysis compile a huge program (a few MB of program when every rule has had a
+/// hit). The few patterns with no required literal are compiled into one RE2::Set by the catalog's ExtractorSet,
+/// which reports a set that still fails.
 void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>& diagnostics)
 {
     std::vector<std::size_t> members;
@@ -181,14 +178,15 @@ void capSetSizes(std::vector<ExtractorRule>& extractors, std::vector<Diagnostic>
             members.push_back(i);
             total += extractors[i].re->programSize();
         }
-    while (!members.empty() && total > MaxSetProgram) {
+    const long cap = std::max(MinSetProgram, SetProgramPerExtractor * static_cast<long>(members.size()));
+    while (!members.empty() && total > cap) {
         const auto worst = std::max_element(members.begin(), members.end(), [&](std::size_t a, std::size_t b) {
             return extractors[a].re->programSize() < extractors[b].re->programSize();
         });
         ExtractorRule& rule = extractors[*worst];
         diagnostics.push_back({Diagnostic::Severity::Error, rule.where, rule.id,
                                "the catalog's pattern set (" + std::to_string(total) +
-                                   " instructions) is over its cap of " + std::to_string(MaxSetProgram) +
+                                   " instructions) is over its cap of " + std::to_string(cap) +
                                    " with this rule's pattern of " + std::to_string(rule.re->programSize()) +
                                    " instructions; rule left out"});
         total -= rule.re->programSize();
