@@ -133,6 +133,17 @@ bool isExceptionName(std::string_view word)
          endsWith("Interrupt"));
 }
 
+/// `MotionCor3: Util/CSimpleFuncs.cpp:211: ...`, `cuDNN8: ...`: a lower-case letter right before a capital is how
+/// programs, classes and functions are named (camel case); host names are written in one case (RFC 1178's advice,
+/// and what clusters do), so such a word is no pdsh host.
+bool isCamelCase(std::string_view word)
+{
+    for (std::size_t i = 1; i < word.size(); ++i)
+        if (std::islower(static_cast<unsigned char>(word[i - 1])) && std::isupper(static_cast<unsigned char>(word[i])))
+            return true;
+    return false;
+}
+
 }  // namespace
 
 bool stripPdshHost(std::string_view& s, std::string_view& host)
@@ -175,7 +186,7 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
         isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name) ||
-        isSensorReading(s.substr(colon + 1)))
+        isCamelCase(name) || isSensorReading(s.substr(colon + 1)))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

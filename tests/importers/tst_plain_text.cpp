@@ -332,6 +332,10 @@ void TestPlainText::nodeNamedByLine()
          // gcc's own program names are no pdsh hosts; its diagnostics keep their file:line:column
          {"cc1: some warnings being treated as errors", NoTime, TimeSource::None, "",
           "cc1: some warnings being treated as errors"},
+         // a camel-case program name is no pdsh host; a host in capitals still is
+         {"MotionCor3: Util/CSimpleFuncs.cpp:211: Assertion `0' failed", NoTime, TimeSource::None, "",
+          "MotionCor3: Util/CSimpleFuncs.cpp:211: Assertion `0' failed"},
+         {"GPU-NODE07: x", NoTime, TimeSource::None, "GPU-NODE07", "x"},
          {"/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration", NoTime,
           TimeSource::None, "", "/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration"},
          // a Python exception's qualified name is no pdsh host
