@@ -251,23 +251,25 @@ void TestLogEnvelopes::logExportCsvRows()
     QCOMPARE(done->line, std::uint64_t(8));
     QCOMPARE(read.stats.enveloped, std::uint64_t(3));
 
-    // Datadog: the Host column names the node; Azure: a cell holding a JSON record is that record.
-    const auto datadog = tests::readAll("Date,Host,Service,Message\n"
-                                        "2026-12-01T10:11:12.345Z,gpu-node-5,trainer,\"RuntimeError: CUDA error: an "
-                                        "illegal memory access was encountered\"\n",
-                                        "extract-2026-12-01.csv");
-    QCOMPARE(datadog.records.size(), std::size_t(2));
-    QCOMPARE(QString::fromStdString(datadog.records[1].host), QStringLiteral("gpu-node-5"));
-    QCOMPARE(datadog.records[1].time, at("2026-12-01T10:11:12.345Z"));
-    const auto azure = tests::readAll("TimeGenerated [UTC],Computer,LogMessage\n"
-                                      "\"12/1/2026, 10:11:12.345 AM\",gpu-node-2,\"{\"\"log\"\":\"\"srun: error: "
-                                      "gpu-node-2: task 3: Exited with exit code 1\\n\"\"}\"\n",
-                                      "query_data.csv");
-    QCOMPARE(azure.records.size(), std::size_t(2));
-    QCOMPARE(QString::fromStdString(azure.records[1].text),
-             QStringLiteral("srun: error: gpu-node-2: task 3: Exited with exit code 1"));
-    QCOMPARE(QString::fromStdString(azure.records[1].host), QStringLiteral("gpu-node-2"));
-    QCOMPARE(azure.records[1].time, at("2026-12-01T10:11:12.345Z"));
+    // Datadog: the Host column names the node; Azure: a cell holding a JSON record is that record. One row each,
+    // after the header: its text, host and time.
+    const auto oneRow = [](const std::string& csv, const std::string& name, const std::string& text,
+                           const std::string& host) {
+        const auto row = tests::readAll(csv, name);
+        QCOMPARE(row.records.size(), std::size_t(2));
+        QCOMPARE(row.records[1].text, text);
+        QCOMPARE(row.records[1].host, host);
+        QCOMPARE(row.records[1].time, at("2026-12-01T10:11:12.345Z"));
+    };
+    oneRow("Date,Host,Service,Message\n"
+           "2026-12-01T10:11:12.345Z,gpu-node-5,trainer,\"RuntimeError: CUDA error: an illegal memory access was "
+           "encountered\"\n",
+           "extract-2026-12-01.csv", "RuntimeError: CUDA error: an illegal memory access was encountered",
+           "gpu-node-5");
+    oneRow("TimeGenerated [UTC],Computer,LogMessage\n"
+           "\"12/1/2026, 10:11:12.345 AM\",gpu-node-2,\"{\"\"log\"\":\"\"srun: error: gpu-node-2: task 3: Exited "
+           "with exit code 1\\n\"\"}\"\n",
+           "query_data.csv", "srun: error: gpu-node-2: task 3: Exited with exit code 1", "gpu-node-2");
     const auto consoles = tests::readAll("\"@timestamp\",\"host.name\",message\n"
                                          "\"Dec 1, 2026 @ 22:11:12.345\",gpu-node-3,\"NCCL WARN x\"\n"
                                          "\"Dec 1, 2026 @ 25:11:12.345\",gpu-node-3,\"no time\"\n",
