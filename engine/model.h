@@ -46,8 +46,10 @@ const char* toString(TimeSource source);
 struct SourceRef {
     std::uint32_t file = 0;    ///< index into Bundle::files
     std::uint32_t length = 0;  ///< bytes of the (possibly joined) record
-    std::uint64_t line = 0;    ///< 1-based line number
-    std::uint64_t offset = 0;  ///< byte offset of the line start
+    /// 1-based line that says what the observation's text says: a joined Python traceback's exception line, which
+    /// is below the record's first line (`Traceback (most recent call last):`, where `offset` points).
+    std::uint64_t line = 0;
+    std::uint64_t offset = 0;  ///< byte offset of the record's first line
 };
 
 /// One normalized piece of evidence: a log record or a metric sample.

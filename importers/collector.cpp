@@ -290,7 +290,7 @@ bool Collector::offerLead(const Record& r, FileState& fs)
     if (r.isMetric || r.text.empty())
         return true;
     LeadCollector& leads = fs.shard->leads;
-    leads.offer(fs.index, fs.entry->file.path, r.line, r.text);
+    leads.offer(fs.index, fs.entry->file.path, citedLine(r), r.text);
     return !leads.full() || !fs.entry->file.archiveMember.empty();
 }
 
@@ -338,7 +338,7 @@ Observation Collector::observe(const Record& r, SourceKind kind, const std::stri
     Observation obs;
     obs.kind = kind;
     obs.source = {static_cast<std::uint32_t>(fs.index),
-                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX)), r.line, r.offset};
+                  static_cast<std::uint32_t>(std::min<std::uint64_t>(r.length, UINT32_MAX)), citedLine(r), r.offset};
     obs.node = node;
     obs.rank = r.rank >= 0 ? r.rank : fs.entry->rankHint;
     obs.gpu = r.gpu;

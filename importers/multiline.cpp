@@ -79,6 +79,7 @@ bool continuesNvrmSentence(std::string_view previous, std::string_view next)
 void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
 {
     r.line = raw.number;
+    r.textLine = 0;
     r.offset = raw.offset;
     r.length = raw.fullLength;
     r.kind = parsed.kind;
@@ -402,6 +403,7 @@ void TracebackJoiner::takeException(Open& tb, const Record& exception)
 {
     Record& out = tb.first;
     out.text = exception.text;
+    out.textLine = citedLine(exception);
     out.length = exception.offset + exception.length - out.offset;
     out.truncated = out.truncated || exception.truncated;
     if (out.time == engine::NoTime) {

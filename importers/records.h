@@ -16,7 +16,10 @@
 namespace attrib::importers {
 
 struct Record {
-    std::uint64_t line = 0;                 ///< 1-based line of the record's first line
+    std::uint64_t line = 0;  ///< 1-based line of the record's first line
+    /// The line that holds `text` when it is not the first: a joined Python traceback's exception line (its
+    /// record starts at `Traceback (most recent call last):`). 0: `line`. Evidence cites this line (citedLine).
+    std::uint64_t textLine = 0;
     std::uint64_t offset = 0;               ///< byte offset of its first byte (in the decompressed stream)
     std::uint64_t length = 0;               ///< bytes it spans (a joined record spans all its lines)
     SourceKind kind = SourceKind::Unknown;  ///< Unknown: the file's sniffed kind
@@ -43,6 +46,12 @@ struct Record {
     double value = 0;
     std::map<std::string, std::string> labels;
 };
+
+/// The line evidence cites for a record: the one that says what its text says.
+inline std::uint64_t citedLine(const Record& r)
+{
+    return r.textLine != 0 ? r.textLine : r.line;
+}
 
 /// Receives records in file order (a joined record arrives when it is complete); false stops reading.
 using RecordSink = std::function<bool(Record&)>;

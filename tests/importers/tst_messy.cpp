@@ -102,6 +102,9 @@ private Q_SLOTS:
         const Record* cuda = findText(r.records, "RuntimeError: CUDA error: an illegal memory access");
         QVERIFY(cuda);
         QCOMPARE(cuda->rank, 3);
+        // Its record starts at the rank's Traceback line; evidence cites the exception line (25), not that one.
+        QCOMPARE(cuda->line, std::uint64_t(16));
+        QCOMPARE(citedLine(*cuda), std::uint64_t(25));
         // The rank's next line goes on with the exception's message (torch prints it over several lines), the
         // other rank's lines in between do not.
         QCOMPARE(cuda->text,
@@ -118,6 +121,7 @@ private Q_SLOTS:
         const Record* nccl = findText(r.records, "torch.distributed.DistBackendError: NCCL error in:");
         QVERIFY(nccl);
         QCOMPARE(nccl->rank, 5);
+        QCOMPARE(citedLine(*nccl), std::uint64_t(26));  // wrapped over line 27; its Traceback line is 17
         QVERIFY(nccl->text.find("remote process exited or there was a network error, NCCL version 2.21.5") !=
                 std::string::npos);
         QVERIFY(nccl->labels.at("traceback").find("in all_reduce") != std::string::npos);
@@ -204,6 +208,7 @@ private Q_SLOTS:
             const auto back = readBundleLines(r.files[o.source.file], o.source.offset, o.source.length, error);
             QVERIFY2(error.empty(), error.c_str());
             QCOMPARE(back.front(), std::string("[rank3]:Traceback (most recent call last):"));
+            QCOMPARE(o.source.line, std::uint64_t(25));  // the cited line is the exception's, inside the span
             QVERIFY(back.size() >= 8);
         }
         QVERIFY(found);

@@ -372,7 +372,7 @@ void EvidencePanel::onSelectionChanged(const Selection& selection)
     case Selection::Focus::Observation:
         if (selection.observation >= 0) {
             const auto& src = m_analysis->r().observations[selection.observation].source;
-            showFile(static_cast<int>(src.file), causeLine(selection.observation));
+            showFile(static_cast<int>(src.file), static_cast<qint64>(src.line) - 1);  // the line that says it
         } else {
             describeSelection(selection);
         }

@@ -67,9 +67,6 @@ private:
     void buildActions();
     /// Why a file was not read ("binary, not read", the coverage reason), empty when it was read.
     QString skippedReason(int file) const;
-    /// The 0-based line of an observation's record that carries its message: the exception line at the end of a
-    /// traceback rather than "Traceback (most recent call last):"; the record's first line otherwise.
-    qint64 causeLine(int observation) const;
     void buildContextMenu(qint64 row, const QPoint& globalPos);
     void rebuildBookmarkMenu();
     void rebuildMergedMenu();

@@ -109,24 +109,6 @@ void EvidencePanel::updateFindStatus()
                       count == 0);
 }
 
-qint64 EvidencePanel::causeLine(int observation) const
-{
-    const Observation& o = m_analysis->r().observations[static_cast<std::size_t>(observation)];
-    const qint64 first = static_cast<qint64>(o.source.line) - 1;
-    if (!m_source)
-        return first;
-    const QString record = m_source->readRecord(static_cast<int>(o.source.file), o.source.offset, o.source.length);
-    const QStringList lines = record.split(QLatin1Char('\n'));
-    const QString message = qs(o.text).trimmed().left(60);
-    if (lines.size() < 2 || message.isEmpty())
-        return first;
-    for (qsizetype i = lines.size() - 1; i > 0; --i) {
-        if (lines[i].contains(message))
-            return first + i;
-    }
-    return first;
-}
-
 QString EvidencePanel::skippedReason(int file) const
 {
     if (!m_analysis || file < 0 || file >= static_cast<int>(m_analysis->r().fileCoverage.size()))
