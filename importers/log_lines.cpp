@@ -57,11 +57,12 @@ public:
     {
         if (m_wrapping) {
             if (isWrapContinuation(clean) && m_wrapLines < m_options.maxJoinedLines) {
-                appendContinuation(m_wrapped.text, clean, true, m_options.maxLineBytes);
+                m_wrapping = fillsWrapWidth(clean, m_options.wrapWidth);
+                const std::string_view piece = m_wrapping ? clean : clean.substr(0, clean.find_last_not_of(' ') + 1);
+                appendContinuation(m_wrapped.text, piece, true, m_options.maxLineBytes);  // a padded tail's text
                 extend(m_wrapped, raw);
                 ++m_wrapLines;
                 ++m_stats.joined;
-                m_wrapping = clean.size() == m_options.wrapWidth;
                 return m_wrapping || logical(m_wrapped);
             }
             m_wrapping = false;
@@ -83,7 +84,7 @@ public:
         if (m_jobOutput && m_line.kind == engine::SourceKind::Unknown)
             m_line.kind =
                 isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm : engine::SourceKind::App;
-        if (envelope == nullptr && m_options.wrapWidth > 0 && clean.size() == m_options.wrapWidth) {
+        if (envelope == nullptr && fillsWrapWidth(clean, m_options.wrapWidth)) {
             std::swap(m_wrapped, m_line);
             m_wrapping = true;
             m_wrapLines = 1;

@@ -65,6 +65,12 @@ bool isWrapContinuation(std::string_view clean)
         !isSlurmLine(clean);
 }
 
+bool fillsWrapWidth(std::string_view clean, std::size_t width)
+{
+    constexpr std::size_t PaddedTail = 8;
+    return width > 0 && clean.size() == width && trimRight(clean).size() + PaddedTail > width;
+}
+
 bool continuesNvrmSentence(std::string_view previous, std::string_view next)
 {
     if (!startsWith(previous, Nvrm) || !startsWith(next, Nvrm) || next.size() <= Nvrm.size())

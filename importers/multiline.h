@@ -19,6 +19,11 @@ void appendContinuation(std::string& text, std::string_view piece, bool wrapped,
 /// of its own.
 bool isWrapContinuation(std::string_view clean);
 
+/// A line that fills a terminal `width` columns wide: the head of a wrapped message. A terminal copy pads the last
+/// row of a message with spaces to the width (Windows consoles, tmux): a row that ends in a run of 8 spaces or more is
+/// such a tail, not full. Fewer trailing spaces are a wrap right after a space or a fixed-width table's last column.
+bool fillsWrapWidth(std::string_view clean, std::size_t width);
+
 /// `NVRM: The NVIDIA GPU 0000:b3:00.0` followed by `NVRM: (PCI ID: ...) installed in this system has`: the
 /// previous text is an unfinished NVRM sentence and the next line goes on with lower case or a parenthesis.
 bool continuesNvrmSentence(std::string_view previous, std::string_view next);

@@ -4,6 +4,7 @@
 
 #include "engine/safe_text.h"
 #include "importers/format_prefix.h"
+#include "importers/multiline.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -122,7 +123,7 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
     int full = 0;
     int continued = 0;
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
-        if (lines[i].size() != width || isDrawnTableRow(lines[i]))
+        if (!detail::fillsWrapWidth(lines[i], width) || isDrawnTableRow(lines[i]))
             continue;
         ++full;
         detail::YearTracker years(0);
@@ -132,9 +133,9 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
         // A wrapped message ends in a shorter tail; rows of a fixed-width table (ipmitool, FreeIPMI, sensor
         // listings) are all full width, and joining them would glue the table into one line.
         std::size_t next = i + 1;
-        while (next + 1 < lines.size() && lines[next].size() == width)
+        while (next + 1 < lines.size() && detail::fillsWrapWidth(lines[next], width))
             ++next;
-        if (lines[next].size() == width)
+        if (detail::fillsWrapWidth(lines[next], width))
             continue;
         const unsigned marks = detail::stripAppPrefixes(lines[i + 1], years, parsed);
         if (marks == 0 && !detail::matchNcclPrefix(lines[i + 1], host, gpu) && !detail::isSlurmLine(lines[i + 1]))

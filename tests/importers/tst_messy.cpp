@@ -58,6 +58,29 @@ private Q_SLOTS:
         QCOMPARE(watchdog->timeSource, TimeSource::YearInferred);
     }
 
+    void paddedTerminalWrapsAreJoined()
+    {
+        // A terminal copy (Windows console, tmux) pads the last row of each wrapped message with spaces to the
+        // width: every line is full width, and the wraps are still joined, without the padding.
+        const std::size_t width = 100;
+        std::string text;
+        for (int i = 0; i < 4; ++i) {
+            const std::string message = "[rank1]:[I816 21:41:23.0345" + std::to_string(40 + i) +
+                " reducer.cpp:1989] [Rank 1] Parameter: static_encoder.grns." + std::to_string(i) +
+                ".glu.lin.bias did not get gradient in backwards pass.";
+            const std::string head = message.substr(0, width);
+            const std::string tail = message.substr(width);
+            text += head + "\n" + tail + std::string(width - tail.size(), ' ') + "\n";
+        }
+        const auto r = tests::readAll(text, "logs/train.log");
+        QCOMPARE(detectWrapWidth(text, r.sniffed), width);
+        QCOMPARE(r.records.size(), std::size_t(4));
+        for (const auto& rec : r.records) {
+            QVERIFY2(rec.text.ends_with("did not get gradient in backwards pass."), rec.text.c_str());
+            QCOMPARE(rec.rank, 1);
+        }
+    }
+
     void fixedWidthTablesAreNotJoined()
     {
         // ipmi-sel style rows, every one exactly the same width and without a log prefix: not a terminal wrap.
