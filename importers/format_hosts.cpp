@@ -144,6 +144,20 @@ bool isCamelCase(std::string_view word)
     return false;
 }
 
+/// glibc names the program before a failed assertion's source location: `yolov5: /src/yolov5.cpp:245: int main():
+/// Assertion `engine' failed.` (`<file>:<line>: ` right after the name, and the word Assertion).
+bool isAssertionReport(std::string_view rest)
+{
+    rest = skipSpaces(rest);
+    const std::string_view where = rest.substr(0, rest.find(' '));
+    const std::size_t colon = where.size() >= 4 ? where.rfind(':', where.size() - 2) : std::string_view::npos;
+    if (colon == std::string_view::npos || colon == 0 || where.back() != ':')
+        return false;
+    const std::string_view line = where.substr(colon + 1, where.size() - colon - 2);
+    return !line.empty() && line.find_first_not_of("0123456789") == std::string_view::npos &&
+        rest.find("Assertion") != std::string_view::npos;
+}
+
 }  // namespace
 
 bool stripPdshHost(std::string_view& s, std::string_view& host)
@@ -186,7 +200,7 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
         isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name) ||
-        isCamelCase(name) || isSensorReading(s.substr(colon + 1)))
+        isCamelCase(name) || isSensorReading(s.substr(colon + 1)) || isAssertionReport(s.substr(colon + 1)))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

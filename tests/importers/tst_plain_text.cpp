@@ -336,6 +336,11 @@ void TestPlainText::nodeNamedByLine()
          {"MotionCor3: Util/CSimpleFuncs.cpp:211: Assertion `0' failed", NoTime, TimeSource::None, "",
           "MotionCor3: Util/CSimpleFuncs.cpp:211: Assertion `0' failed"},
          {"GPU-NODE07: x", NoTime, TimeSource::None, "GPU-NODE07", "x"},
+         // glibc's failed assertion names its program, not a host; a host's own assertion line keeps the host
+         {"yolov5: /home/u/yolov5.cpp:245: int main(): Assertion `engine != nullptr' failed.", NoTime, TimeSource::None,
+          "", "yolov5: /home/u/yolov5.cpp:245: int main(): Assertion `engine != nullptr' failed."},
+         {"node07: yolo: /src/y.cpp:9: f: Assertion `x' failed.", NoTime, TimeSource::None, "node07",
+          "yolo: /src/y.cpp:9: f: Assertion `x' failed."},
          {"/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration", NoTime,
           TimeSource::None, "", "/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration"},
          // a Python exception's qualified name is no pdsh host
