@@ -97,16 +97,6 @@ bool isSensorReading(std::string_view rest)
     });
 }
 
-/// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`: the loader or Python names a
-/// file before its colon (`...so: undefined symbol: ...`), no host.
-bool isLibraryFile(std::string_view word)
-{
-    const auto endsWith = [&](std::string_view tail) {
-        return word.size() > tail.size() && word.substr(word.size() - tail.size()) == tail;
-    };
-    return endsWith(".so") || endsWith(".py") || word.find(".so.") != std::string_view::npos;
-}
-
 /// Ascend CANN's error codes start its messages the way pdsh starts a host's (`EJ0001: ... Failed to initialize the
 /// HCCP process`, `EE9999:`, `EI0009:`, `E39999:`): `E`, one capital letter or digit, four digits (the code format
 /// of CANN's error code reference). A host is rarely named so.
@@ -160,6 +150,15 @@ bool isAssertionReport(std::string_view rest)
 
 }  // namespace
 
+bool isFileName(std::string_view word)
+{
+    static constexpr std::array<std::string_view, 10> sources = {".py",  ".so", ".c",   ".cc", ".cpp",
+                                                                 ".cxx", ".cu", ".cuh", ".h",  ".hpp"};
+    return word.find(".so.") != std::string_view::npos ||
+        std::any_of(sources.begin(), sources.end(),
+                    [&](std::string_view tail) { return word.size() > tail.size() && word.ends_with(tail); });
+}
+
 bool stripPdshHost(std::string_view& s, std::string_view& host)
 {
     // Kernel device names that start dmesg lines the same way (`ata1: SATA link up`, `eth0: ...`, `CPU3: Core
@@ -199,7 +198,7 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     static constexpr std::array<std::string_view, 12> programs = {
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name) || isLibraryFile(name) || isCannErrorCode(name) || isExceptionName(name) ||
+        isElapsedTime(name) || isFileName(name) || isCannErrorCode(name) || isExceptionName(name) ||
         isCamelCase(name) || isSensorReading(s.substr(colon + 1)) || isAssertionReport(s.substr(colon + 1)))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')

@@ -191,8 +191,9 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
     if (!charAt(s, 0, '['))
         return false;
     const std::size_t colon = s.find(':');
-    if (colon == std::string_view::npos || colon > 254 || !isHostName(s.substr(1, colon - 1)))
-        return false;
+    if (colon == std::string_view::npos || colon > 254 || !isHostName(s.substr(1, colon - 1)) ||
+        isFileName(s.substr(1, colon - 1)))
+        return false;  // `[rulebook.cu:273] (Error) CUDA Runtime error`: a program's source location
     std::size_t pos = colon + 1;
     int pid = 0;
     if (!readInt(s, pos, pid))

@@ -46,6 +46,9 @@ bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigi
 bool charAt(std::string_view s, std::size_t pos, char c);
 /// A host name token: letters, digits, `-`, `_`, `.`, with at least one letter.
 bool isHostName(std::string_view s);
+/// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`, `rulebook.cu`: a shared library or
+/// a source file, which a loader, Python or a program's own error check names before a colon where a host could stand.
+bool isFileName(std::string_view word);
 std::string_view skipSpaces(std::string_view s);
 
 /// Keeps the most confident of the stamps a line carries (the first one on ties).

@@ -7,12 +7,14 @@
 // previous record when it carries the same stamp, host and tag and is indented, or continues an unfinished
 // `NVRM:` sentence (the multi-line "fallen off the bus" message as syslog writes it).
 // Application formats: lines of exactly the detected wrap width are joined with the next unprefixed line; a
-// Python traceback (per rank) becomes one record: the exception line, spanning the whole traceback.
+// Python traceback (per rank) becomes one record: the exception line, spanning the whole traceback; a Python Rich
+// handler's record becomes one record of its message rows, without the caller's `file:line`.
 #include "importers/format_prefix.h"
 #include "importers/log_envelope.h"
 #include "importers/log_export_csv.h"
 #include "importers/multiline.h"
 #include "importers/records.h"
+#include "importers/rich_rows.h"
 
 #include <map>
 
@@ -55,6 +57,19 @@ public:
     /// One line; `envelope`: the record the line was taken out of (its time and host stand for the line's own).
     bool add(const RawLine& raw, std::string_view clean, LineParser& parser, const Envelope* envelope = nullptr)
     {
+        if (m_richColumn > 0) {
+            if (continuesRichRecord(clean, m_richColumn) && m_richLines < m_options.maxJoinedLines) {
+                appendContinuation(m_rich.text, clean.substr(0, clean.find_last_not_of(' ') + 1), false,
+                                   m_options.maxLineBytes);
+                extend(m_rich, raw);
+                ++m_richLines;
+                ++m_stats.joined;
+                return true;
+            }
+            m_richColumn = 0;
+            if (!logical(m_rich))
+                return false;
+        }
         if (m_wrapping) {
             if (isWrapContinuation(clean) && m_wrapLines < m_options.maxJoinedLines) {
                 m_wrapping = fillsWrapWidth(clean, m_options.wrapWidth);
@@ -84,6 +99,14 @@ public:
         if (m_jobOutput && m_line.kind == engine::SourceKind::Unknown)
             m_line.kind =
                 isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm : engine::SourceKind::App;
+        std::string_view location;
+        if (const std::size_t column = envelope == nullptr ? richMessageColumn(clean, location) : 0; column > 0) {
+            dropRichLocation(m_line.text, location);  // the caller's `file:line`, not the message
+            std::swap(m_rich, m_line);
+            m_richColumn = column;
+            m_richLines = 1;
+            return true;
+        }
         if (envelope == nullptr && fillsWrapWidth(clean, m_options.wrapWidth)) {
             std::swap(m_wrapped, m_line);
             m_wrapping = true;
@@ -95,6 +118,11 @@ public:
 
     bool finish()
     {
+        if (m_richColumn > 0) {
+            m_richColumn = 0;
+            if (!logical(m_rich))
+                return false;
+        }
         if (m_wrapping) {
             m_wrapping = false;
             if (!logical(m_wrapped))
@@ -123,6 +151,9 @@ private:
     Record m_wrapped;
     bool m_wrapping = false;
     std::size_t m_wrapLines = 0;
+    Record m_rich;                 ///< a Rich handler's record whose message rows are being joined
+    std::size_t m_richColumn = 0;  ///< its message column; 0 when none is open
+    std::size_t m_richLines = 0;
     bool m_jobOutput = false;
 };
 

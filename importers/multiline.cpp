@@ -3,6 +3,7 @@
 #include "importers/multiline.h"
 
 #include "importers/format_prefix.h"
+#include "importers/pasted_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -98,6 +99,8 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
     r.stream = parsed.stream;
     r.logHeader = parsed.logHeader;
     r.text.assign(parsed.text.data(), parsed.text.size());  // reuses the buffer: no allocation per line
+    if (r.text.find("**") != std::string::npos)
+        stripMarkdownStrong(r.text);  // a line pasted into a ticket
     r.truncated = raw.truncated;
     r.fullLength = raw.fullLength;
     r.isMetric = false;

@@ -81,6 +81,36 @@ private Q_SLOTS:
         }
     }
 
+    void richHandlerRecordsAreJoined()
+    {
+        // Python Rich's log handler: time (blank when the second repeats), level, a message column wrapped onto
+        // indented rows, and the caller's `file:line` on the first row only, every row padded to the console width.
+        const auto row = [](std::string left, const std::string& location) {
+            left.resize(100 - location.size(), ' ');
+            return left + location + "\n";
+        };
+        const std::string pad(29, ' ');
+        std::string text = row("[12/03/24 14:22:01] INFO     Loading the model on 4 GPUs", "pipeline.py:312");
+        text += row("[12/03/24 14:22:05] ERROR    Step 'generate' failed with an unhandled exception: CUDA",
+                    "base.py:1206");
+        text += row(pad + "error: an illegal memory access was encountered", "");
+        text += row("                    WARNING  Retrying in 5 seconds", "llms.py:44");
+        text += "    an indented line of another kind\n";
+        text += "ERROR    checkpoint written to /data/ckpt/step_12.pt:3\n";  // a plain levelname-8 line, no padding
+        const auto r = tests::readAll(text, "logs/pipeline.log");
+        QCOMPARE(r.records.size(), std::size_t(5));
+        QCOMPARE(r.records[0].text, std::string("[12/03/24 14:22:01] INFO     Loading the model on 4 GPUs"));
+        const Record& error = r.records[1];
+        QCOMPARE(error.text,
+                 std::string("[12/03/24 14:22:05] ERROR    Step 'generate' failed with an unhandled "
+                             "exception: CUDA error: an illegal memory access was encountered"));
+        QCOMPARE(error.line, std::uint64_t(2));
+        QCOMPARE(error.length, std::uint64_t(100 + 1 + 100));  // both rows
+        QCOMPARE(r.records[2].text, std::string("                    WARNING  Retrying in 5 seconds"));
+        QCOMPARE(r.records[3].text.find("an indented line of another kind") != std::string::npos, true);
+        QVERIFY(r.records[4].text.ends_with("step_12.pt:3"));
+    }
+
     void fixedWidthTablesAreNotJoined()
     {
         // ipmi-sel style rows, every one exactly the same width and without a log prefix: not a terminal wrap.
@@ -187,6 +217,51 @@ private Q_SLOTS:
         QCOMPARE(s.records[0].text, raw.records[4].text);
         QCOMPARE(s.records[0].line, std::uint64_t(1));
         QCOMPARE(s.records[1].text, std::string("NVRM: loading the module again"));  // another printk stamp
+    }
+
+    void markdownStrongMarksAreDropped()
+    {
+        // Markdown's strong marks around pasted words go; Python's `**kwargs`, powers and banners stay.
+        const std::string text = "milvus: error while loading shared libraries: **libcudart.so.12**: cannot open\n"
+                                 "**Error:** torch.OutOfMemoryError: CUDA out of memory. (**see** above)\n"
+                                 "    return lambda **kw: fn(**kw)[0]\n"
+                                 "size = 2**31 ** 2\n"
+                                 "*** Process received signal ***\n"
+                                 "**unclosed strong\n";
+        const auto r = tests::readAll(text, "issue.txt");
+        QCOMPARE(r.records.size(), std::size_t(6));
+        QCOMPARE(r.records[0].text,
+                 std::string("milvus: error while loading shared libraries: libcudart.so.12: cannot open"));
+        QCOMPARE(r.records[1].text, std::string("Error: torch.OutOfMemoryError: CUDA out of memory. (see above)"));
+        QVERIFY(r.records[2].text.ends_with("return lambda **kw: fn(**kw)[0]"));
+        QCOMPARE(r.records[3].text, std::string("size = 2**31 ** 2"));
+        QCOMPARE(r.records[4].text, std::string("*** Process received signal ***"));
+        QCOMPARE(r.records[5].text, std::string("**unclosed strong"));
+    }
+
+    void redactedHostsNameNoNode()
+    {
+        // A poster's redactions (`ip-xx-xx-x-xx`) are no node: the lines still count, on no made-up node; a host that
+        // keeps its digits is still one.
+        QTemporaryDir dir;
+        const fs::path root = dir.path().toStdString();
+        std::string text;
+        for (int rank = 0; rank < 4; ++rank)
+            text += "ip-xx-xx-x-xx:" + std::to_string(4100 + rank) + ":" + std::to_string(4200 + rank) + " [" +
+                std::to_string(rank) +
+                "] NCCL WARN NET/IB : Got completion from peer 10.0.1.5<52341> with error 12, opcode 0, len 0, "
+                "vendor err 129 (Recv)\n";
+        text += "ip-10-0-1-12:4300:4301 [1] NCCL WARN NET/IB : Got completion from peer 10.0.1.5<52341> with error "
+                "12, opcode 0, len 0, vendor err 129 (Recv)\n";
+        tests::writeFile(root / "train.log", text);
+        auto outcome = tests::analyze(root.string());
+        QVERIFY2(outcome.result, outcome.error.c_str());
+        bool named = false;
+        for (const auto& s : outcome.result->symptoms) {
+            QVERIFY2(s.node.find("xx") == std::string::npos, s.id.c_str());
+            named = named || s.node == "ip-10-0-1-12";
+        }
+        QVERIFY(named);
     }
 
     void endToEnd()

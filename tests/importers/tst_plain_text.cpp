@@ -277,6 +277,11 @@ void TestPlainText::nodeNamedByLine()
           "*** Process received signal ***"},
          {"10.1.2.3:11:12 [0] NCCL INFO ok", NoTime, TimeSource::None, "10.1.2.3", "10.1.2.3:11:12 [0] NCCL INFO ok",
           -1, 0},
+         // a program's own `[file.cu:line]` source location is no Open MPI `[host:pid]`
+         {"[rulebook.cu:273] (Error) CUDA Runtime error 209", NoTime, TimeSource::None, "",
+          "[rulebook.cu:273] (Error) CUDA Runtime error 209"},
+         {"[node07.cluster:4711] *** Process received signal ***", NoTime, TimeSource::None, "node07.cluster",
+          "*** Process received signal ***"},
          {"srun: error: Unable to create step", NoTime, TimeSource::None, "", "srun: error: Unable to create step"},
          {"srun: error: Node failure on gpu-n13", NoTime, TimeSource::None, "gpu-n13",
           "srun: error: Node failure on gpu-n13"},
