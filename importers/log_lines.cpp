@@ -96,6 +96,8 @@ public:
                 parsed.host = envelope->host;
         }
         fillRecord(m_line, raw, parsed);
+        if (m_line.kind == engine::SourceKind::Unknown && isOtherProgramsLine(m_line.text))
+            m_line.kind = engine::SourceKind::Text;  // a kernel or driver line pasted among the application's
         if (m_jobOutput && m_line.kind == engine::SourceKind::Unknown)
             m_line.kind =
                 isSlurmLine(clean) || isSlurmLine(parsed.text) ? engine::SourceKind::Slurm : engine::SourceKind::App;

@@ -66,6 +66,24 @@ bool isWrapContinuation(std::string_view clean)
         !isSlurmLine(clean);
 }
 
+bool isOtherProgramsLine(std::string_view s)
+{
+    if (startsWith(s, "NCCL WARN ") || startsWith(s, "NCCL INFO "))
+        return true;
+    std::size_t n = 0;
+    while (n < s.size() && ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9') || s[n] == '_'))
+        ++n;
+    if (n >= 3 && s[0] >= 'A' && s[0] <= 'Z' && charAt(s, n, ':') && (n + 1 == s.size() || s[n + 1] == ' '))
+        return true;
+    const std::size_t space = s.find(' ');  // `driver 0000:3b:00.0: `: a PCI domain, bus, device and function
+    if (space == std::string_view::npos || space == 0 || space > 32 || s.size() < space + 14)
+        return false;
+    const std::string_view pci = s.substr(space + 1, 12);
+    const auto hex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
+    return std::all_of(pci.begin(), pci.begin() + 4, hex) && pci[4] == ':' && hex(pci[5]) && hex(pci[6]) &&
+        pci[7] == ':' && hex(pci[8]) && hex(pci[9]) && pci[10] == '.' && hex(pci[11]) && charAt(s, space + 13, ':');
+}
+
 bool fillsWrapWidth(std::string_view clean, std::size_t width)
 {
     constexpr std::size_t PaddedTail = 8;
@@ -441,7 +459,8 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     // The exception's message goes on over further lines of the same stream (the stream is the map's key): c10d's
     // `ncclSystemError: ...`, `Last error:` and its cause, a path the message printed on the next line, Ray's
     // indented actor fields. It ends at a blank line, a line with a header of its own (a logger, NCCL, Slurm),
-    // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), a shell prompt, a `====` rule, a
+    // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), another program's line (`NVRM:`,
+    // `pcieport 0000:00:01.0: AER:`, `NCCL WARN`), a shell prompt, a `====` rule, a
     // chained traceback's words, the C++ backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
     // `Caught X in DataLoader worker process N.` then `Original Traceback (most recent call last):` and its frames).
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
@@ -456,7 +475,7 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     const std::string_view piece = trimLeft(trimRight(body));
     const bool indented = !body.empty() && (body[0] == ' ' || body[0] == '\t');
     return !piece.empty() && !isRule(piece) && !startsException(piece) && !isSlurmLine(piece) &&
-        !isShellPrompt(piece) && (indented || !isLoggerLine(piece)) &&
+        !isShellPrompt(piece) && (indented || !isLoggerLine(piece)) && !isOtherProgramsLine(piece) &&
         !startsWith(piece, "During handling of the above exception") &&
         !startsWith(piece, "The above exception was the direct cause") &&
         !startsWith(piece, "Exception raised from ") && !startsWith(piece, "Original Traceback") &&

@@ -19,6 +19,12 @@ void appendContinuation(std::string& text, std::string_view piece, bool wrapped,
 /// of its own.
 bool isWrapContinuation(std::string_view clean);
 
+/// A line another program wrote, pasted into an application's output without a stamp of its own: an upper-case tag
+/// (the kernel's `NVRM: Xid ...`, `EDAC:`), a driver's message about a device (`pcieport 0000:00:01.0: AER: ...`,
+/// `mlx5_core 0000:3b:00.0: ...`), NCCL's `NCCL WARN ...`. It is no part of an exception's message, and every rule
+/// reads it, whatever the file's kind.
+bool isOtherProgramsLine(std::string_view line);
+
 /// A line that fills a terminal `width` columns wide: the head of a wrapped message. A terminal copy pads the last
 /// row of a message with spaces to the width (Windows consoles, tmux): a row that ends in a run of 8 spaces or more is
 /// such a tail, not full. Fewer trailing spaces are a wrap right after a space or a fixed-width table's last column.

@@ -5,6 +5,7 @@
 #include "importer_test_util.h"
 
 #include "importers/bundle_access.h"
+#include "importers/multiline.h"
 #include "importers/timestamps.h"
 
 #include <QTemporaryDir>
@@ -217,6 +218,35 @@ private Q_SLOTS:
         QCOMPARE(s.records[0].text, raw.records[4].text);
         QCOMPARE(s.records[0].line, std::uint64_t(1));
         QCOMPARE(s.records[1].text, std::string("NVRM: loading the module again"));  // another printk stamp
+    }
+
+    void otherProgramsLinesEndAnExceptionMessage()
+    {
+        // Kernel, driver and NCCL lines pasted right after an exception are records of their own, read by every rule;
+        // c10d's own continuation lines still join the message.
+        const std::string text = "Traceback (most recent call last):\n"
+                                 "  File \"train.py\", line 10, in <module>\n"
+                                 "    loss.backward()\n"
+                                 "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:1269, unhandled system error\n"
+                                 "ncclSystemError: System call (e.g. socket, malloc) failed.\n"
+                                 "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.\n"
+                                 "pcieport 0000:00:01.0: AER: Uncorrected (Fatal) error received: 0000:3b:00.0\n"
+                                 "NCCL WARN Cuda failure 'unspecified launch failure'\n";
+        const auto r = tests::readAll(text, "logs/rank-0.log");
+        QCOMPARE(r.records.size(), std::size_t(4));
+        QVERIFY2(
+            r.records[0].text.ends_with("unhandled system error ncclSystemError: System call (e.g. socket, malloc) "
+                                        "failed."),
+            r.records[0].text.c_str());
+        QCOMPARE(r.records[1].text,
+                 std::string("NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus."));
+        QCOMPARE(r.records[1].kind, engine::SourceKind::Text);
+        QVERIFY(r.records[2].text.starts_with("pcieport 0000:00:01.0: AER:"));
+        QCOMPARE(r.records[2].kind, engine::SourceKind::Text);
+        QVERIFY(r.records[3].text.starts_with("NCCL WARN Cuda failure"));
+        QVERIFY(!importers::detail::isOtherProgramsLine("Last error:"));
+        QVERIFY(!importers::detail::isOtherProgramsLine("CUDA kernel errors might be asynchronously reported"));
+        QVERIFY(!importers::detail::isOtherProgramsLine("dev 0000:3b:00 is the device"));
     }
 
     void markdownStrongMarksAreDropped()
