@@ -315,6 +315,20 @@ bool endsWithColon(std::string_view s)
     return !s.empty() && s.back() == ':';
 }
 
+/// A piece of a message that stops mid-sentence: its last character a letter, a digit or a comma (a paste wrapped
+/// at its width: `... on startup is less than` and `desired GPU memory utilization ...` on the next line).
+bool endsMidSentence(std::string_view s)
+{
+    s = trimRight(s);
+    return !s.empty() && (std::isalnum(static_cast<unsigned char>(s.back())) || s.back() == ',');
+}
+
+bool startsLowerCase(std::string_view s)
+{
+    s = trimLeft(s);
+    return !s.empty() && s[0] >= 'a' && s[0] <= 'z';
+}
+
 constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception's message joined at most
 
 }  // namespace
@@ -340,9 +354,10 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
     if (it == m_open.end()) {
         if (m_open.size() >= MaxOpenTracebacks)
             return true;
-        // An exception line outside a traceback whose message visibly goes on (`No such file or directory:` and
-        // the path on the next line): only the lines that finish a piece ending in `:` join it.
-        if (!rec.logHeader && endsWithColon(body) && startsException(body)) {
+        // An exception line outside a traceback whose message may go on (`No such file or directory:` and the path on
+        // the next line; a sentence a paste wrapped): only the lines that finish a piece ending in `:`, or go on in
+        // lower case with a piece that stops mid-sentence, join it.
+        if (!rec.logHeader && (endsWithColon(body) || endsMidSentence(body)) && startsException(body)) {
             Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
             tb.message = true;
             tb.unfinishedOnly = true;
@@ -466,7 +481,8 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
         rec.kind != tb.first.kind)
         return false;
-    if (tb.unfinishedOnly && !endsWithColon(tb.first.text))
+    if (tb.unfinishedOnly && !endsWithColon(tb.first.text) &&
+        !(endsMidSentence(tb.first.text) && startsLowerCase(body)))
         return false;
     // Python writes the message at once: a line stamped more than a second apart is other output.
     if (rec.time != engine::NoTime && tb.first.time != engine::NoTime &&

@@ -42,8 +42,9 @@ bool continuesNvrmSentence(std::string_view previous, std::string_view next);
 /// it that carry no header of their own and start no new exception (`ncclSystemError: ...`, `Last error:`, a
 /// path the message went on with), joined with one space. An excerpt that starts at a frame (`  File "...`) opens
 /// the traceback there; an exception line met outside a traceback is joined only with the line that finishes it
-/// when it ends in `:`. A traceback whose frames are followed by a line that
-/// is no exception line (a paste that stops at the last frame) is emitted as its `Traceback` line.
+/// when it ends in `:`, or with a line that goes on in lower case when it stops mid-sentence (a wrapped paste). A
+/// traceback whose frames are followed by a line that is no exception line (a paste that stops at the last frame) is
+/// emitted as its `Traceback` line.
 class TracebackJoiner {
 public:
     TracebackJoiner(const ReaderOptions& options, ReaderStats& stats)
@@ -66,7 +67,8 @@ private:
         std::size_t lines = 1;
         bool message = false;  ///< the exception line was read: `first` holds it, its message may go on
         std::size_t messageLines = 0;
-        bool unfinishedOnly = false;  ///< an exception line without frames: joined only while it ends in `:`
+        bool unfinishedOnly = false;  ///< an exception line without frames: joined only while it ends in `:` or
+                                      ///< stops mid-sentence before a line that goes on in lower case
         std::size_t frameIndent = std::string_view::npos;  ///< indentation of its `File "..."` lines (least)
     };
     /// Adds an indented line (`File "..."` or its source line) as it stands, indentation included.

@@ -249,6 +249,25 @@ private Q_SLOTS:
         QVERIFY(!importers::detail::isOtherProgramsLine("dev 0000:3b:00 is the device"));
     }
 
+    void wrappedExceptionSentenceIsJoined()
+    {
+        // An exception line outside a traceback that a paste wrapped mid-sentence goes on in lower case on the next
+        // line; a line in upper case after a finished piece is the poster's own.
+        const std::string text = "ValueError: Free memory on device (70.1/79.1 GiB) on startup is less than\n"
+                                 "desired GPU memory utilization (0.98, 77.5 GiB). Decrease it.\n"
+                                 "Next line of the ticket\n"
+                                 "RuntimeError: CUDA error: out of memory\n"
+                                 "I tried a smaller batch\n";
+        const auto r = tests::readAll(text, "issue.txt");
+        QCOMPARE(r.records.size(), std::size_t(4));
+        QCOMPARE(r.records[0].text,
+                 std::string("ValueError: Free memory on device (70.1/79.1 GiB) on startup is less "
+                             "than desired GPU memory utilization (0.98, 77.5 GiB). Decrease it."));
+        QCOMPARE(r.records[1].text, std::string("Next line of the ticket"));
+        QCOMPARE(r.records[2].text, std::string("RuntimeError: CUDA error: out of memory"));
+        QCOMPARE(r.records[3].text, std::string("I tried a smaller batch"));
+    }
+
     void markdownStrongMarksAreDropped()
     {
         // Markdown's strong marks around pasted words go; Python's `**kwargs`, powers and banners stay.
