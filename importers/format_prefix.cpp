@@ -183,7 +183,9 @@ bool stripHydraHost(std::string_view& s, std::string_view& host)
     return true;
 }
 
-/// Open MPI `[host:pid] ` (error messages and signal reports name the host that way), UCX `[host:pid:thread] `.
+/// Open MPI `[host:pid] ` (error messages and signal reports name the host that way), UCX `[host:pid:thread] ` with the
+/// pid padded to five columns (`[node-053:1869 :0]`, ucs/debug/log.c). UCX's fatal-error prefix
+/// `[host:pid:index:thread]` stays in the text, where rules read it (a container's short id for a host).
 bool stripMpiHost(std::string_view& s, std::string_view& host)
 {
     if (stripHydraHost(s, host))
@@ -198,7 +200,9 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
     int pid = 0;
     if (!readInt(s, pos, pid))
         return false;
-    int thread = 0;  // UCX writes `[host:pid:thread]`
+    for (int padding = 0; padding < 4 && charAt(s, pos, ' '); ++padding)
+        ++pos;
+    int thread = 0;
     if (charAt(s, pos, ':') && !readInt(s, ++pos, thread))
         return false;
     if (!charAt(s, pos, ']') || !charAt(s, pos + 1, ' '))

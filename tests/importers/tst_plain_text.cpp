@@ -282,6 +282,13 @@ void TestPlainText::nodeNamedByLine()
           "[rulebook.cu:273] (Error) CUDA Runtime error 209"},
          {"[node07.cluster:4711] *** Process received signal ***", NoTime, TimeSource::None, "node07.cluster",
           "*** Process received signal ***"},
+         // UCX pads the pid to five columns; its fatal errors' prefix stays for the rules to read
+         {"[clx-orion-053:1869 :0] ib_iface.c:746 UCX ERROR send completion with error", NoTime, TimeSource::None,
+          "clx-orion-053", "ib_iface.c:746 UCX ERROR send completion with error"},
+         {"[gpu-n08:912  ] mpool.c:42 UCX WARN object was not returned", NoTime, TimeSource::None, "gpu-n08",
+          "mpool.c:42 UCX WARN object was not returned"},
+         {"[gpu-n07:48213:0:48213] Caught signal 11 (Segmentation fault)", NoTime, TimeSource::None, "",
+          "[gpu-n07:48213:0:48213] Caught signal 11 (Segmentation fault)"},
          {"srun: error: Unable to create step", NoTime, TimeSource::None, "", "srun: error: Unable to create step"},
          {"srun: error: Node failure on gpu-n13", NoTime, TimeSource::None, "gpu-n13",
           "srun: error: Node failure on gpu-n13"},
