@@ -336,6 +336,18 @@ constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception'
 bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
 {
     emit = true;
+    // An exception line held outside a traceback goes on only with the very next line: a line of another stream ends
+    // it first, so that the records keep their order.
+    if (m_unfinished && *m_unfinished != rec.stream) {
+        const auto held = m_open.find(*m_unfinished);
+        m_unfinished.reset();
+        if (held != m_open.end() && held->second.unfinishedOnly) {
+            const bool ok = finish(held->second, sink);
+            m_open.erase(held);
+            if (!ok)
+                return false;
+        }
+    }
     const std::string_view body = bodyOf(rec.text);
     auto it = m_open.find(rec.stream);
     if (startsWith(trimLeft(body), TracebackHead)) {
@@ -361,6 +373,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
             Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
             tb.message = true;
             tb.unfinishedOnly = true;
+            m_unfinished = rec.stream;
             emit = false;
             return true;
         }
@@ -517,6 +530,7 @@ bool TracebackJoiner::flushAll(const RecordSink& sink)
     for (Open* tb : open)
         ok = ok && finish(*tb, sink);
     m_open.clear();
+    m_unfinished.reset();
     return ok;
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -80,7 +81,8 @@ private:
 
     const ReaderOptions& m_options;
     ReaderStats& m_stats;
-    std::map<std::uint64_t, Open> m_open;  ///< by launcher stream (0 = no launcher prefix)
+    std::map<std::uint64_t, Open> m_open;       ///< by launcher stream (0 = no launcher prefix)
+    std::optional<std::uint64_t> m_unfinished;  ///< the stream of an exception line held outside a traceback
 };
 
 /// A record for one parsed physical line; fillRecord() reuses `r`'s buffers.

@@ -266,6 +266,14 @@ private Q_SLOTS:
         QCOMPARE(r.records[1].text, std::string("Next line of the ticket"));
         QCOMPARE(r.records[2].text, std::string("RuntimeError: CUDA error: out of memory"));
         QCOMPARE(r.records[3].text, std::string("I tried a smaller batch"));
+        // A line of another stream ends the held exception line first: the records keep the file's order.
+        const auto ranks = tests::readAll("[rank1]:ValueError: the free memory is less than\n"
+                                          "[rank0]:step 3 done\n"
+                                          "[rank1]:what the run asked for\n",
+                                          "logs/train.log");
+        QCOMPARE(ranks.records.size(), std::size_t(3));
+        QCOMPARE(ranks.records[0].text, std::string("ValueError: the free memory is less than"));
+        QCOMPARE(ranks.records[1].text, std::string("step 3 done"));
     }
 
     void markdownStrongMarksAreDropped()
