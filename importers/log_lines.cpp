@@ -57,19 +57,11 @@ public:
     /// One line; `envelope`: the record the line was taken out of (its time and host stand for the line's own).
     bool add(const RawLine& raw, std::string_view clean, LineParser& parser, const Envelope* envelope = nullptr)
     {
-        if (m_richColumn > 0) {
-            if (continuesRichRecord(clean, m_richColumn) && m_richLines < m_options.maxJoinedLines) {
-                appendContinuation(m_rich.text, clean.substr(0, clean.find_last_not_of(' ') + 1), false,
-                                   m_options.maxLineBytes);
-                extend(m_rich, raw);
-                ++m_richLines;
-                ++m_stats.joined;
-                return true;
-            }
-            m_richColumn = 0;
-            if (!logical(m_rich))
-                return false;
-        }
+        bool taken = false;
+        if (!takeRichRow(raw, clean, taken))
+            return false;
+        if (taken)
+            return true;
         if (m_wrapping) {
             if (isWrapContinuation(clean) && m_wrapLines < m_options.maxJoinedLines) {
                 m_wrapping = fillsWrapWidth(clean, m_options.wrapWidth);
@@ -120,11 +112,9 @@ public:
 
     bool finish()
     {
-        if (m_richColumn > 0) {
-            m_richColumn = 0;
-            if (!logical(m_rich))
-                return false;
-        }
+        bool taken = false;
+        if (!takeRichRow(RawLine{}, std::string_view(), taken))
+            return false;
         if (m_wrapping) {
             m_wrapping = false;
             if (!logical(m_wrapped))
@@ -134,6 +124,24 @@ public:
     }
 
 private:
+    /// A row that goes on with the open Rich record is joined to it (`taken`); any other row first emits that record.
+    bool takeRichRow(const RawLine& raw, std::string_view clean, bool& taken)
+    {
+        if (m_richColumn == 0)
+            return true;
+        if (continuesRichRecord(clean, m_richColumn) && m_richLines < m_options.maxJoinedLines) {
+            appendContinuation(m_rich.text, clean.substr(0, clean.find_last_not_of(' ') + 1), false,
+                               m_options.maxLineBytes);
+            extend(m_rich, raw);
+            ++m_richLines;
+            ++m_stats.joined;
+            taken = true;
+            return true;
+        }
+        m_richColumn = 0;
+        return logical(m_rich);
+    }
+
     bool logical(Record& rec)
     {
         bool emit = true;

@@ -333,30 +333,53 @@ constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception'
 
 }  // namespace
 
+bool TracebackJoiner::close(std::map<std::uint64_t, Open>::iterator it, const RecordSink& sink)
+{
+    const bool ok = finish(it->second, sink);
+    m_open.erase(it);
+    return ok;
+}
+
+bool TracebackJoiner::opensOutside(const Record& rec, std::string_view body)
+{
+    if (m_open.size() >= MaxOpenTracebacks)
+        return false;
+    // An exception line outside a traceback whose message may go on (`No such file or directory:` and the path on
+    // the next line; a sentence a paste wrapped): only the lines that finish a piece ending in `:`, or go on in
+    // lower case with a piece that stops mid-sentence, join it.
+    if (!rec.logHeader && (endsWithColon(body) || endsMidSentence(body)) && startsException(body)) {
+        Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
+        tb.message = true;
+        tb.unfinishedOnly = true;
+        if (!endsWithColon(body))
+            m_unfinished = rec.stream;  // a wrapped sentence goes on with the very next line only
+        return true;
+    }
+    // An excerpt that starts inside a traceback: its first frame opens it (the record starts there).
+    if (body.empty() || (body[0] != ' ' && body[0] != '\t') || !startsWith(trimLeft(body), "File \""))
+        return false;
+    Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
+    addFrame(tb, body);
+    return true;
+}
+
 bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
 {
     emit = true;
-    // An exception line held outside a traceback goes on only with the very next line: a line of another stream ends
-    // it first, so that the records keep their order.
+    // An exception line held outside a traceback because it stops mid-sentence goes on only with the very next line:
+    // a line of another stream ends it first, so that the records keep their order. (One that ends in `:` waits for
+    // its own stream's next line, as interleaved ranks print the rest of their messages.)
     if (m_unfinished && *m_unfinished != rec.stream) {
         const auto held = m_open.find(*m_unfinished);
         m_unfinished.reset();
-        if (held != m_open.end() && held->second.unfinishedOnly) {
-            const bool ok = finish(held->second, sink);
-            m_open.erase(held);
-            if (!ok)
-                return false;
-        }
+        if (held != m_open.end() && held->second.unfinishedOnly && !close(held, sink))
+            return false;
     }
     const std::string_view body = bodyOf(rec.text);
     auto it = m_open.find(rec.stream);
     if (startsWith(trimLeft(body), TracebackHead)) {
-        if (it != m_open.end()) {
-            const bool ok = finish(it->second, sink);
-            m_open.erase(it);
-            if (!ok)
-                return false;
-        }
+        if (it != m_open.end() && !close(it, sink))
+            return false;
         if (m_open.size() >= MaxOpenTracebacks)
             return true;
         m_open.emplace(rec.stream, Open{rec, {}, {}, 1});
@@ -364,25 +387,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
         return true;
     }
     if (it == m_open.end()) {
-        if (m_open.size() >= MaxOpenTracebacks)
-            return true;
-        // An exception line outside a traceback whose message may go on (`No such file or directory:` and the path on
-        // the next line; a sentence a paste wrapped): only the lines that finish a piece ending in `:`, or go on in
-        // lower case with a piece that stops mid-sentence, join it.
-        if (!rec.logHeader && (endsWithColon(body) || endsMidSentence(body)) && startsException(body)) {
-            Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
-            tb.message = true;
-            tb.unfinishedOnly = true;
-            m_unfinished = rec.stream;
-            emit = false;
-            return true;
-        }
-        // An excerpt that starts inside a traceback: its first frame opens it (the record starts there).
-        if (body.empty() || (body[0] != ' ' && body[0] != '\t') || !startsWith(trimLeft(body), "File \""))
-            return true;
-        Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
-        addFrame(tb, body);
-        emit = false;
+        emit = !opensOutside(rec, body);
         return true;
     }
     Open& tb = it->second;
@@ -400,9 +405,8 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
             ++m_stats.joined;
             return true;
         }
-        const bool ok = finish(tb, sink);
-        m_open.erase(it);
-        return ok && offer(rec, sink, emit);  // the line on its own (it may open the stream's next traceback)
+        return close(it, sink) &&
+            offer(rec, sink, emit);  // the line on its own (it may open the stream's next traceback)
     }
     if (body.empty() || body[0] == ' ' || body[0] == '\t') {
         emit = false;
@@ -433,9 +437,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
     }
     // The frames end without an exception line (a paste that stops at the last frame, output of another kind):
     // the traceback is emitted as its `Traceback` line, and this line is looked at on its own.
-    const bool ok = finish(tb, sink);
-    m_open.erase(it);
-    return ok && offer(rec, sink, emit);
+    return close(it, sink) && offer(rec, sink, emit);
 }
 
 void TracebackJoiner::addFrame(Open& tb, std::string_view line)

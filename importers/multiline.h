@@ -78,11 +78,16 @@ private:
     void labelFrames(Open& tb);
     bool continuesMessage(const Open& tb, const Record& rec, std::string_view body) const;
     bool finish(Open& tb, const RecordSink& sink);
+    /// Finishes the stream's open traceback and forgets it; false when the sink stopped.
+    bool close(std::map<std::uint64_t, Open>::iterator it, const RecordSink& sink);
+    /// A line of a stream with nothing open that opens something: an exception line whose message may go on, or the
+    /// first frame of an excerpt that starts inside a traceback.
+    bool opensOutside(const Record& rec, std::string_view body);
 
     const ReaderOptions& m_options;
     ReaderStats& m_stats;
     std::map<std::uint64_t, Open> m_open;       ///< by launcher stream (0 = no launcher prefix)
-    std::optional<std::uint64_t> m_unfinished;  ///< the stream of an exception line held outside a traceback
+    std::optional<std::uint64_t> m_unfinished;  ///< the stream of an exception line held mid-sentence
 };
 
 /// A record for one parsed physical line; fillRecord() reuses `r`'s buffers.
