@@ -270,6 +270,14 @@ std::vector<Symptom*> earliestPerNode(const std::vector<Symptom*>& best, std::ma
     return perNode;
 }
 
+/// A summary closed as a sentence: a period unless it already ends in one (a quoted message often does), so the
+/// explanation never reads "incorrect..".
+std::string asSentence(const std::string& summary)
+{
+    const char last = summary.empty() ? ' ' : summary.back();
+    return last == '.' || last == '!' || last == '?' ? summary : summary + ".";
+}
+
 struct RootInputs {
     const Catalog& catalog;
     const PriorityTable* table;
@@ -286,7 +294,7 @@ void mapRoot(const RootInputs& in, const Symptom& chosen, const std::string& lin
     const std::string nodeFrom = inferRootNode(root, in.symptoms);
     fillRootCause(in.catalog, root, in.events, in.rule, v);
     step.summary = "root cause " + root.id + " -> " + v.terminalState + " / " + v.subDomain;
-    v.explanation = v.rootCause->summary + "." + untimedOrderNote(in.catalog, in.table, root, in.symptoms);
+    v.explanation = asSentence(v.rootCause->summary) + untimedOrderNote(in.catalog, in.table, root, in.symptoms);
     if (!nodeFrom.empty()) {
         v.explanation += " Its own lines name no host; the node " + root.node + " is taken from " + nodeFrom +
             ", which it explains.";

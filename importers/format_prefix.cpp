@@ -363,6 +363,8 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         takeLoggerStamp(s, out);
     if (out.time == engine::NoTime)
         takeSelStamp(s, out);
+    if (out.time == engine::NoTime)
+        takeSlashStamp(s, out);
     out.text = s;
     out.stream = stream;
     out.logHeader = (marks & (MarkGlog | MarkPyLog | MarkNccl)) != 0;

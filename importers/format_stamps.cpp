@@ -202,6 +202,23 @@ void takeLoggerStamp(std::string_view s, ParsedLine& out)
         offerTime(out, stamp->time, TimeSource::Absolute);
 }
 
+/// A slash-dated line (Rich's `[12/03/24 14:22:05]`, Spark's `21/01/15 18:40:27 WARN`, PBS's `06/18/2024 10:22:33;`):
+/// the stamp is taken and the line kept whole, so a file of them reads as before (PBS rules read
+/// the `;`-separated record from its start) and only gains its time. The stamp ends at the line's end, a blank, the
+/// `]` of its bracket or PBS's `;`.
+void takeSlashStamp(std::string_view s, ParsedLine& out)
+{
+    const bool bracket = charAt(s, 0, '[');
+    // Rich brackets strftime's `%x %X`; a bare two-digit year leads in log4j's `yy/MM/dd HH:mm:ss` (Spark).
+    const auto stamp = parseSlashDate(s.substr(bracket ? 1 : 0), bracket ? ShortYear::Last : ShortYear::First);
+    if (!stamp)
+        return;
+    const std::size_t end = stamp->length + (bracket ? 1 : 0);
+    if (bracket ? !charAt(s, end, ']') : end < s.size() && s[end] != ' ' && s[end] != '\t' && s[end] != ';')
+        return;
+    offerTime(out, stamp->time, TimeSource::Absolute);
+}
+
 /// A BMC event-log row (`ipmitool sel list`, FreeIPMI `ipmi-sel`): `   1 | 06/22/2021 | 10:24:13 | Power Supply ...`
 /// or `57 | Oct-02-2025 | 03:11:47 | ...`. The date and time columns are taken as the line's time and the row kept
 /// whole (rules read its columns). The BMC's clock, in its own zone (usually UTC).

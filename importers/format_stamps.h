@@ -21,6 +21,9 @@ bool stripEpochBracket(std::string_view& s, ParsedLine& out);
 bool stripBareIso(std::string_view& s, ParsedLine& out);
 /// Python logging's `%(name)s %(levelname)s (%(asctime)s) - %(message)s` (submitit): takes the stamp, keeps the line.
 void takeLoggerStamp(std::string_view s, ParsedLine& out);
+/// A slash-dated line (`[12/03/24 14:22:05] ERROR ...` from Python Rich, `21/01/15 18:40:27 WARN ...` from Spark's
+/// log4j, `06/18/2024 10:22:33;0008;PBS_Server...` from a PBS daemon log): takes the stamp, keeps the line.
+void takeSlashStamp(std::string_view s, ParsedLine& out);
 /// A BMC event-log row (`ipmitool sel list`, FreeIPMI `ipmi-sel`): takes the date and time columns, keeps the row.
 void takeSelStamp(std::string_view s, ParsedLine& out);
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cctype>
+#include <utility>
 
 namespace attrib::importers {
 
@@ -302,6 +303,33 @@ std::optional<StampMatch> parseGlog(std::string_view s, int year)
     long nanos = 0;
     readFraction(s, pos, nanos, false);
     return StampMatch{makeTime(year, month, day, hour, minute, second, nanos), pos, false};
+}
+
+std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear)
+{
+    std::size_t pos = 0;
+    int a = 0, b = 0, c = 0, hour = 0, minute = 0, second = 0;
+    if (!readDigits(s, pos, 2, a) || !expect(s, pos, '/') || !readDigits(s, pos, 2, b) || !expect(s, pos, '/'))
+        return std::nullopt;
+    const std::size_t lastDigits = digitRun(s, pos);
+    if ((lastDigits != 2 && lastDigits != 4) || !readDigits(s, pos, lastDigits, c) || !expect(s, pos, ' ') ||
+        !readClock(s, pos, hour, minute, second))
+        return std::nullopt;
+    int year = c, month = a, day = b;
+    if (lastDigits == 2 && shortYear == ShortYear::First) {
+        year = 2000 + a;
+        month = b;
+        day = c;
+    } else {
+        year = lastDigits == 2 ? 2000 + c : c;
+        if (a > 12 && b <= 12)
+            std::swap(month, day);
+    }
+    if (!validDate(year, month, day))
+        return std::nullopt;
+    long nanos = 0;
+    readFraction(s, pos, nanos, false);
+    return StampMatch{makeTime(year, month, day, hour, minute, second, nanos), pos, true};
 }
 
 std::optional<StampMatch> parseFabricManager(std::string_view s)

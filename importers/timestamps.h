@@ -5,6 +5,7 @@
 #include "engine/model.h"
 #include "engine/stamp_fields.h"
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -43,6 +44,13 @@ std::optional<StampMatch> parseDmesgDelta(std::string_view s);
 std::optional<StampMatch> parseGlog(std::string_view s, int year);
 /// Fabric Manager `[Jul 23 2024 07:53:55]` including the brackets.
 std::optional<StampMatch> parseFabricManager(std::string_view s);
+/// Where a two-digit year stands in a slash date: last in strftime's `%x` (C locale `MM/DD/YY`: Python Rich's log
+/// handler), first in log4j's `yy/MM/dd` (Spark's default console layout).
+enum class ShortYear : std::uint8_t { Last, First };
+/// A numeric date and time with slashes: `06/18/2024 10:22:33` (PBS/Torque daemon logs, Windows tools; month first
+/// as in the C locale, unless the first number cannot be a month: `18/06/2024` is day first), or with a two-digit
+/// year (20YY) where `shortYear` says. Fraction optional; no bracket included.
+std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear);
 /// A whole string that is one ISO 8601 stamp (surrounding blanks allowed); NoTime otherwise.
 TimeNs isoTime(std::string_view s);
 /// Month abbreviation (Jan..Dec) -> 1..12, 0 if unknown.

@@ -106,7 +106,8 @@ private Q_SLOTS:
                  std::string("[12/03/24 14:22:05] ERROR    Step 'generate' failed with an unhandled "
                              "exception: CUDA error: an illegal memory access was encountered"));
         QCOMPARE(error.line, std::uint64_t(2));
-        QCOMPARE(error.length, std::uint64_t(100 + 1 + 100));  // both rows
+        QCOMPARE(error.length, std::uint64_t(100 + 1 + 100));            // both rows
+        QCOMPARE(error.time, engine::makeTime(2024, 12, 3, 14, 22, 5));  // the `%x %X` column, month first
         QCOMPARE(r.records[2].text, std::string("                    WARNING  Retrying in 5 seconds"));
         QCOMPARE(r.records[3].text.find("an indented line of another kind") != std::string::npos, true);
         QVERIFY(r.records[4].text.ends_with("step_12.pt:3"));

@@ -231,6 +231,19 @@ void TestPlainText::frameworkStamps()
          {"root ERROR (no stamp) - x", NoTime, TimeSource::None, "", "root ERROR (no stamp) - x"},
          {"train step (2022-07-12 04:18:45,706) - x", NoTime, TimeSource::None, "",
           "train step (2022-07-12 04:18:45,706) - x"},
+         // Slash dates: Python Rich's `[%x %X]` (C locale: month first, two-digit year), Spark's log4j `yy/MM/dd`
+         // and a PBS daemon log's `;`-separated record, each kept whole; a first number over 12 is the day.
+         {"[12/03/24 14:22:05] ERROR    Step failed", makeTime(2024, 12, 3, 14, 22, 5), TimeSource::Absolute, "",
+          "[12/03/24 14:22:05] ERROR    Step failed"},
+         {"21/01/15 18:40:27 WARN TaskSetManager: Lost task 8.0 in stage 3.0", makeTime(2021, 1, 15, 18, 40, 27),
+          TimeSource::Absolute, "", "21/01/15 18:40:27 WARN TaskSetManager: Lost task 8.0 in stage 3.0"},
+         {"06/18/2024 10:22:33;0008;PBS_Server.12345;Job;123.pbs;Exit_status=271", makeTime(2024, 6, 18, 10, 22, 33),
+          TimeSource::Absolute, "", "06/18/2024 10:22:33;0008;PBS_Server.12345;Job;123.pbs;Exit_status=271"},
+         {"18/06/2024 10:22:33.5 day first", makeTime(2024, 6, 18, 10, 22, 33) + 500 * Ms, TimeSource::Absolute, "",
+          "18/06/2024 10:22:33.5 day first"},
+         {"06/18/2024 10:22:33x glued", NoTime, TimeSource::None, "", "06/18/2024 10:22:33x glued"},
+         {"[06/18/2024 10:22:33 unclosed", NoTime, TimeSource::None, "", "[06/18/2024 10:22:33 unclosed"},
+         {"13/13/2024 10:22:33 no such month", NoTime, TimeSource::None, "", "13/13/2024 10:22:33 no such month"},
          // UCX: Unix time, then `[host:pid:thread]` (not a dmesg uptime of 54 years).
          {"[1701292112.836497] [a670n1:162239:0]          ucp_ep.c:1508 UCX  DIAG  ep 0x7f1e: error",
           makeTime(2023, 11, 29, 21, 8, 32, 836497000), TimeSource::Absolute, "a670n1",

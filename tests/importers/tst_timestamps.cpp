@@ -66,6 +66,8 @@ private slots:
     void glog();
     void fabricManager_data();
     void fabricManager();
+    void slashDate_data();
+    void slashDate();
     void monthAbbrev_data();
     void monthAbbrev();
 };
@@ -283,6 +285,31 @@ void TestTimestamps::fabricManager()
 {
     QFETCH(QByteArray, input);
     checkMatch(parseFabricManager(view(input)), true);
+}
+
+void TestTimestamps::slashDate_data()
+{
+    addColumns();  // `year` holds the ShortYear: 0 last (strftime's %x), 1 first (log4j's yy/MM/dd)
+    addRow("PBS daemon log", "06/18/2024 10:22:33;0008;PBS_Server", 0, true, makeTime(2024, 6, 18, 10, 22, 33), 19);
+    addRow("four-digit year ignores order", "06/18/2024 10:22:33", 1, true, makeTime(2024, 6, 18, 10, 22, 33), 19);
+    addRow("C locale %x %X", "12/03/24 14:22:05] ERROR", 0, true, makeTime(2024, 12, 3, 14, 22, 5), 17);
+    addRow("log4j yy/MM/dd", "21/01/15 18:40:27 WARN", 1, true, makeTime(2021, 1, 15, 18, 40, 27), 17);
+    addRow("fraction", "06/18/2024 10:22:33.250 x", 0, true, makeTime(2024, 6, 18, 10, 22, 33, 250000000), 23);
+    addRow("day first when month cannot be", "25/12/2023 08:00:00", 0, true, makeTime(2023, 12, 25, 8, 0, 0), 19);
+    addRow("both over 12", "25/13/2023 08:00:00", 0, false);
+    addRow("Feb 30", "02/30/2024 08:00:00", 0, false);
+    addRow("log4j month 13", "21/13/15 18:40:27", 1, false);
+    addRow("three-digit year", "02/03/202 08:00:00", 0, false);
+    addRow("no time", "02/03/2024 x", 0, false);
+    addRow("single-digit month", "2/03/2024 08:00:00", 0, false);
+    addRow("bad clock", "02/03/2024 25:00:00", 0, false);
+}
+
+void TestTimestamps::slashDate()
+{
+    QFETCH(QByteArray, input);
+    QFETCH(int, year);
+    checkMatch(parseSlashDate(view(input), year == 0 ? ShortYear::Last : ShortYear::First), true);
 }
 
 void TestTimestamps::monthAbbrev_data()

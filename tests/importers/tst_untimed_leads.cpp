@@ -38,6 +38,7 @@ class TestUntimedLeads : public QObject {
 private slots:
     void untimedExcerptStillDecides();
     void untimedExitsAfterTimedCauseDecideNothing();
+    void explanationEndsInOnePeriod();
     void unknownVerdictListsLeads();
     void leadsPassOnlyWhenUnexplained();
     void errorLevelWords();
@@ -81,6 +82,24 @@ void TestUntimedLeads::untimedExcerptStillDecides()
     }
     QVERIFY(demotedComm);
     QVERIFY(r.verdict.leads.empty());  // a verdict that is not unknown has no leads
+}
+
+void TestUntimedLeads::explanationEndsInOnePeriod()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    // The exception's message ends in a full stop (torch's asynchronous-report sentence is part of it), so the
+    // explanation must not add a second one.
+    tests::writeFile(root / "train.log",
+                     "Traceback (most recent call last):\n"
+                     "  File \"train.py\", line 10, in <module>\n"
+                     "    loss.backward()\n"
+                     "ValueError: the batch holds no samples.\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const std::string& explanation = outcome.result->verdict.explanation;
+    QVERIFY2(explanation.find("no samples.") != std::string::npos, explanation.c_str());
+    QVERIFY2(explanation.find("..") == std::string::npos, explanation.c_str());
 }
 
 void TestUntimedLeads::untimedExitsAfterTimedCauseDecideNothing()
