@@ -97,6 +97,19 @@ bool isSensorReading(std::string_view rest)
     });
 }
 
+/// A tqdm bar after its description (`raichiyo_lora_v1:   0%|          | 0/9000 [00:00<?, ?it/s]`): the description is
+/// the training run's name, not a pdsh host.
+bool isProgressBar(std::string_view rest)
+{
+    std::size_t i = rest.find_first_not_of(' ');
+    if (i == 0 || i == std::string_view::npos)
+        return false;
+    const std::size_t digits = i;
+    while (i < rest.size() && i - digits < 4 && std::isdigit(static_cast<unsigned char>(rest[i])))
+        ++i;
+    return i > digits && rest.substr(i, 2) == "%|";
+}
+
 /// Ascend CANN's error codes start its messages the way pdsh starts a host's (`EJ0001: ... Failed to initialize the
 /// HCCP process`, `EE9999:`, `EI0009:`, `E39999:`): `E`, one capital letter or digit, four digits (the code format
 /// of CANN's error code reference). A host is rarely named so.
@@ -199,7 +212,8 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
         isElapsedTime(name) || isFileName(name) || isCannErrorCode(name) || isExceptionName(name) ||
-        isCamelCase(name) || isSensorReading(s.substr(colon + 1)) || isAssertionReport(s.substr(colon + 1)))
+        isCamelCase(name) || isSensorReading(s.substr(colon + 1)) || isProgressBar(s.substr(colon + 1)) ||
+        isAssertionReport(s.substr(colon + 1)))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

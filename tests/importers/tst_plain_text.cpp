@@ -368,6 +368,11 @@ void TestPlainText::nodeNamedByLine()
           "yolo: /src/y.cpp:9: f: Assertion `x' failed."},
          {"/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration", NoTime,
           TimeSource::None, "", "/var/lib/dkms/nvidia/580/build/nvidia/nv-caps.c:598:5: error: implicit declaration"},
+         // a tqdm bar's description (a run's name) is no pdsh host; a host's own bar still is
+         {"lora_v1:   0%|          | 0/9000 [00:00<?, ?it/s]Error running job: x", NoTime, TimeSource::None, "",
+          "lora_v1:   0%|          | 0/9000 [00:00<?, ?it/s]Error running job: x"},
+         {"node07: epoch 1:  45%|####5     | 9/20", NoTime, TimeSource::None, "node07",
+          "epoch 1:  45%|####5     | 9/20"},
          // a Python exception's qualified name is no pdsh host
          {"boto3.exceptions.S3UploadFailedError: Failed to upload a to b", NoTime, TimeSource::None, "",
           "boto3.exceptions.S3UploadFailedError: Failed to upload a to b"},
