@@ -14,6 +14,15 @@ function(attrib_test_timeout seconds out)
   set(${out} ${scaled} PARENT_SCOPE)
 endfunction()
 
+# attrib_test_limit(<test> <seconds>): a slow test's time limit in this build, for ctest and for Qt Test's
+# per-function watchdog alike (the watchdog's 300 s would otherwise abort a long function first).
+function(attrib_test_limit test seconds)
+  attrib_test_timeout(${seconds} scaled)
+  math(EXPR function_ms "${scaled} * 1000")
+  set_tests_properties(${test} PROPERTIES TIMEOUT ${scaled})
+  set_property(TEST ${test} APPEND PROPERTY ENVIRONMENT "QTEST_FUNCTION_TIMEOUT=${function_ms}")
+endfunction()
+
 function(attrib_add_test)
   cmake_parse_arguments(T "GUI" "NAME" "SOURCES;LIBS;LABELS" ${ARGN})
   add_executable(${T_NAME} ${T_SOURCES} ${CMAKE_SOURCE_DIR}/tests/common/run_from_exe_dir.cpp)
