@@ -2,6 +2,7 @@
 // Continuation joining and Python traceback records.
 #include "importers/multiline.h"
 
+#include "engine/number.h"
 #include "importers/format_prefix.h"
 #include "importers/pasted_text.h"
 
@@ -323,10 +324,15 @@ bool endsMidSentence(std::string_view s)
     return !s.empty() && (std::isalnum(static_cast<unsigned char>(s.back())) || s.back() == ',');
 }
 
-bool startsLowerCase(std::string_view s)
+/// The next line goes on with a piece that stopped mid-sentence: in lower case, or with a number after a comma (a
+/// comma ends no sentence: `... max seq len (1048576),` then `22.5 GiB KV cache is needed, ...`).
+bool continuesSentence(std::string_view piece, std::string_view next)
 {
-    s = trimLeft(s);
-    return !s.empty() && s[0] >= 'a' && s[0] <= 'z';
+    piece = trimRight(piece);
+    next = trimLeft(next);
+    if (!endsMidSentence(piece) || next.empty())
+        return false;
+    return (next[0] >= 'a' && next[0] <= 'z') || (piece.back() == ',' && engine::isDigit(next[0]));
 }
 
 constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception's message joined at most
@@ -496,8 +502,7 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
         rec.kind != tb.first.kind)
         return false;
-    if (tb.unfinishedOnly && !endsWithColon(tb.first.text) &&
-        !(endsMidSentence(tb.first.text) && startsLowerCase(body)))
+    if (tb.unfinishedOnly && !endsWithColon(tb.first.text) && !continuesSentence(tb.first.text, body))
         return false;
     // Python writes the message at once: a line stamped more than a second apart is other output.
     if (rec.time != engine::NoTime && tb.first.time != engine::NoTime &&

@@ -275,6 +275,20 @@ private Q_SLOTS:
         QCOMPARE(ranks.records.size(), std::size_t(3));
         QCOMPARE(ranks.records[0].text, std::string("ValueError: the free memory is less than"));
         QCOMPARE(ranks.records[1].text, std::string("step 3 done"));
+        // After a comma a number goes on with the sentence; after a full stop, or in upper case, it does not.
+        const auto comma = tests::readAll("ValueError: To serve one request at max seq len (4096),\n"
+                                          "2.5 GiB KV cache is needed, more than the 1.2 GiB free.\n"
+                                          "ValueError: the batch is empty.\n"
+                                          "3 retries left\n"
+                                          "RuntimeError: shapes differ,\n"
+                                          "Please check the inputs\n",
+                                          "issue.txt");
+        QCOMPARE(comma.records.size(), std::size_t(5));
+        QCOMPARE(comma.records[0].text,
+                 std::string("ValueError: To serve one request at max seq len (4096), 2.5 GiB "
+                             "KV cache is needed, more than the 1.2 GiB free."));
+        QCOMPARE(comma.records[2].text, std::string("3 retries left"));
+        QCOMPARE(comma.records[4].text, std::string("Please check the inputs"));
     }
 
     void markdownStrongMarksAreDropped()
