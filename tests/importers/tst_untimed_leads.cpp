@@ -86,16 +86,13 @@ void TestUntimedLeads::untimedExcerptStillDecides()
 
 void TestUntimedLeads::explanationEndsInOnePeriod()
 {
-    QTemporaryDir dir;
-    const std::filesystem::path root = dir.path().toStdString();
     // The exception's message ends in a full stop (torch's asynchronous-report sentence is part of it), so the
     // explanation must not add a second one.
-    tests::writeFile(root / "train.log",
-                     "Traceback (most recent call last):\n"
-                     "  File \"train.py\", line 10, in <module>\n"
-                     "    loss.backward()\n"
-                     "ValueError: the batch holds no samples.\n");
-    const auto outcome = tests::analyze(root.string());
+    const auto outcome = tests::analyzeOneFile("train.log",
+                                               "Traceback (most recent call last):\n"
+                                               "  File \"train.py\", line 10, in <module>\n"
+                                               "    loss.backward()\n"
+                                               "ValueError: the batch holds no samples.\n");
     QVERIFY2(outcome.result, outcome.error.c_str());
     const std::string& explanation = outcome.result->verdict.explanation;
     QVERIFY2(explanation.find("no samples.") != std::string::npos, explanation.c_str());
