@@ -3,6 +3,8 @@
 // `srun: error: host: task N`; and the words that look like hosts but are not (device names, programs, files).
 #include "importers/format_prefix.h"
 
+#include "engine/number.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -120,16 +122,16 @@ bool isCannErrorCode(std::string_view word)
         std::all_of(word.begin() + 2, word.end(), digit);
 }
 
-/// `boto3.exceptions.S3UploadFailedError: ...`, `EC2InsufficientCapacityError: ...`: Python prints an exception by
-/// its (qualified) name and a colon, the way pdsh prints a host, and a name may hold a digit. A word (the last name of
-/// a dotted word) that starts upper-case and ends the way Python's exception classes are named (PEP 8: Error; the
-/// builtins' Exception, Warning, Exit, Interrupt) is an exception.
+/// `boto3.exceptions.S3UploadFailedError: ...`, `EC2InsufficientCapacityError: ...`, `mpi4py.MPI.Exception: ...`:
+/// Python prints an exception by its (qualified) name and a colon, the way pdsh prints a host, and a name may hold a
+/// digit. A word (the last name of a dotted word) that starts upper-case and ends the way Python's exception classes
+/// are named (PEP 8: Error; the builtins' Exception, Warning, Exit, Interrupt), or is one of those, is an exception.
 bool isExceptionName(std::string_view word)
 {
     const std::size_t dot = word.rfind('.');
     const std::string_view last = dot == std::string_view::npos ? word : word.substr(dot + 1);
     const auto endsWith = [&](std::string_view tail) {
-        return last.size() > tail.size() && last.substr(last.size() - tail.size()) == tail;
+        return last.size() >= tail.size() && last.substr(last.size() - tail.size()) == tail;
     };
     return !last.empty() && std::isupper(static_cast<unsigned char>(last[0])) &&
         (endsWith("Error") || endsWith("Exception") || endsWith("Warning") || endsWith("Exit") ||
@@ -159,6 +161,25 @@ bool isAssertionReport(std::string_view rest)
     const std::string_view line = where.substr(colon + 1, where.size() - colon - 2);
     return !line.empty() && line.find_first_not_of("0123456789") == std::string_view::npos &&
         rest.find("Assertion") != std::string_view::npos;
+}
+
+/// `29.162.224.92: [rank30]: ...`: pdsh and clush print the host as the hostfile names it, and DeepSpeed's hostfiles
+/// often list addresses. Four dot-separated numbers of one to three digits, none over 255.
+bool isIpv4Address(std::string_view word)
+{
+    int parts = 0;
+    while (parts < 4) {
+        const std::size_t end = std::min(word.find('.'), word.size());
+        const std::string_view part = word.substr(0, end);
+        if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string_view::npos ||
+            !engine::parseIntegerIn<int>(part, 0, 255))
+            return false;
+        ++parts;
+        if (end == word.size())
+            break;
+        word.remove_prefix(end + 1);
+    }
+    return parts == 4 && word.find('.') == std::string_view::npos;
 }
 
 }  // namespace
@@ -200,6 +221,11 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     if (colon == std::string_view::npos || colon == 0 || colon > 63 || startsWith(s, "slurmstepd"))
         return false;  // `slurmstepd-<host>: ` is Slurm's own prefix
     const std::string_view name = s.substr(0, colon);
+    if (isIpv4Address(name) && charAt(s, colon + 1, ' ')) {
+        host = name;
+        s = s.substr(colon + 2);
+        return true;
+    }
     const std::size_t digit = name.find_first_of("0123456789");
     if (!isHostName(name) || digit == std::string_view::npos || name.back() == '.')
         return false;

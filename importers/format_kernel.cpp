@@ -13,10 +13,12 @@ namespace attrib::importers::detail {
 
 namespace {
 
-/// The word at `pos` (letters and digits), padded with blanks up to a colon: `kern  :` gives "kern"; "" when the
-/// word is not followed by blanks and a colon.
+/// The word at `pos` (letters and digits, after any blanks), padded with blanks up to a colon: `kern  :` and
+/// `    err:` give "kern" and "err"; "" when the word is not followed by blanks and a colon.
 std::string_view paddedField(std::string_view s, std::size_t& pos)
 {
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
     const std::size_t start = pos;
     while (pos < s.size() && std::isalnum(static_cast<unsigned char>(s[pos])))
         ++pos;
@@ -31,13 +33,15 @@ std::string_view paddedField(std::string_view s, std::size_t& pos)
 
 /// `dmesg -x` (--decode) writes the record's facility and level before its stamp, each name padded to six
 /// columns: `kern  :err   : [ 1234.5] msg`, `user  :warn  : [Tue Jan 13 04:34:10 2026] msg` (util-linux dmesg:
-/// facility names of syslog(3), level names emerg..debug). The length of that prefix, 0 when there is none.
+/// facility names of syslog(3), level names emerg..debug). `talosctl dmesg` writes them the other way round,
+/// `kern:     err: [2026-04-22T21:25:20.458998481Z]: msg` (the level right-aligned, `warning` spelled out).
+/// The length of that prefix, 0 when there is none.
 std::size_t decodedLevelLength(std::string_view s)
 {
     static constexpr std::array<std::string_view, 12> facilities = {
         "kern", "user", "mail", "daemon", "auth", "syslog", "lpr", "news", "uucp", "cron", "authpriv", "ftp"};
-    static constexpr std::array<std::string_view, 8> levels = {"emerg", "alert",  "crit", "err",
-                                                               "warn",  "notice", "info", "debug"};
+    static constexpr std::array<std::string_view, 9> levels = {"emerg",   "alert",  "crit", "err",  "warn",
+                                                               "warning", "notice", "info", "debug"};
     std::size_t pos = 0;
     const std::string_view facility = paddedField(s, pos);
     const bool local =

@@ -65,7 +65,10 @@ public:
     bool read(std::string_view line, ParsedLine& out) override
     {
         const std::string_view s = stripKernelPrefixes(line, out);
-        if (const auto stamp = parseDmesgT(s)) {
+        auto stamp = parseDmesgT(s);
+        if (!stamp)
+            stamp = parseTalosStamp(s);
+        if (stamp) {
             offerTime(out, stamp->time, TimeSource::Absolute);
             takeBody(s, stamp->length, out);
         } else if (const auto raw = parseDmesgRaw(s)) {

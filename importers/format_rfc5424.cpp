@@ -114,7 +114,10 @@ bool stripHostPrefix(std::string_view& s, std::string_view& host)
     std::size_t next = pos + 2;
     while (next < s.size() && s[next] == ' ')
         ++next;
-    if (next >= s.size() || (s[next] != '[' && s[next] != '<'))
+    if (next >= s.size())
+        return false;
+    const std::string_view leveled = stripPriority(s.substr(next));  // `10.0.0.5: kern: warning: [...]` (talosctl)
+    if (s[next] != '[' && s[next] != '<' && (leveled.size() == s.size() - next || !startsWith(leveled, "[")))
         return false;
     host = s.substr(0, pos);
     s.remove_prefix(next);

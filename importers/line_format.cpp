@@ -102,7 +102,7 @@ LineClass classifySyslog(std::string_view s, Tally& tally)
 
 LineClass classifyBracketed(std::string_view s)
 {
-    if (parseDmesgT(s))
+    if (parseDmesgT(s) || parseTalosStamp(s))
         return LineClass::DmesgT;
     if (parseDmesgRaw(s))
         return LineClass::DmesgRaw;

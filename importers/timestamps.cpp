@@ -192,6 +192,16 @@ std::optional<StampMatch> parseDmesgT(std::string_view s)
     return StampMatch{makeTime(year, month, day, hour, minute, second), pos, true};
 }
 
+std::optional<StampMatch> parseTalosStamp(std::string_view s)
+{
+    if (s.size() < 12 || s[0] != '[' || s[11] != 'T')
+        return std::nullopt;
+    const auto iso = parseIso8601(s.substr(1));
+    if (!iso || s.substr(iso->length + 1, 3) != "]: ")
+        return std::nullopt;
+    return StampMatch{iso->time, iso->length + 4, true};
+}
+
 namespace {
 
 /// `[ seconds.fraction]` with seconds in [low, high): the seconds (as ns) and the length, brackets included.

@@ -28,6 +28,9 @@ std::optional<StampMatch> parseIso8601(std::string_view s);
 std::optional<StampMatch> parseRfc3164(std::string_view s, int year);
 /// `dmesg -T`: `[Www Mmm dd HH:MM:SS YYYY]` including the brackets.
 std::optional<StampMatch> parseDmesgT(std::string_view s);
+/// `talosctl dmesg`: `[2026-04-22T21:25:20.458998481Z]: ` (after the record's facility and level), brackets, colon and
+/// space included.
+std::optional<StampMatch> parseTalosStamp(std::string_view s);
 /// Raw dmesg `[ 1234.567890]`: returns seconds since boot in `time` (as ns), including the brackets. Under
 /// 1e9 seconds only: a larger number is a Unix time (parseEpochBracket), no machine having run 31 years.
 std::optional<StampMatch> parseDmesgRaw(std::string_view s);

@@ -119,6 +119,13 @@ void addLogSniffRows()
              "x.txt", SourceKind::Kernel, "dmesg-raw", "3 of 3");
     sniffRow("dmesg -x", "kern  :err   : [ 12.000001] mlx5_core 0000:3b:00.0: link down\nkern  :info  : [ 13.5] ok\n",
              "", SourceKind::Kernel, "dmesg-raw");
+    // talosctl dmesg: the node's address, facility and right-aligned level, an ISO stamp in brackets and a colon
+    sniffRow(
+        "talosctl dmesg",
+        "192.168.11.119: kern: warning: [2026-04-22T21:25:20.458998481Z]: NVRM: GPU at PCI:0000:48:00: GPU-5f\n"
+        "192.168.11.119: kern:     err: [2026-04-22T21:25:20.466440686Z]: nvidia-nvswitch1: SXid (PCI:0000:aa:00.0)"
+        ": 24007, Severity 1\n",
+        "", SourceKind::Kernel, "dmesg-T");
     sniffRow("dmesg raw with priority", "<4>[ 12.000001] mlx5_core 0000:3b:00.0: link down\n<6>[ 13.5] ok\n", "",
              SourceKind::Kernel, "dmesg-raw");
     sniffRow("dmesg -T naming nvidia-bug-report.sh is still a kernel log",
@@ -248,6 +255,14 @@ void addKernelParseRows()
              {.time = 1843 * Sec + 308145000, .source = TS::BootRelative, .text = Xid});
     parseRow("CPU caller id", "dmesg-T", QByteArray("[Sun Feb 23 16:24:18 2025] [    C3] ") + Xid,
              {.time = 1740327858 * Sec, .source = TS::Absolute, .text = Xid});
+    parseRow("talosctl dmesg", "dmesg-T",
+             QByteArray("10.0.20.203: kern:     err: [2022-09-02T19:03:16.922855Z]: ") + Xid,
+             {.time = makeTime(2022, 9, 2, 19, 3, 16) + 922855000,
+              .source = TS::Absolute,
+              .host = "10.0.20.203",
+              .text = Xid});
+    parseRow("talosctl dmesg, no node", "dmesg-T", QByteArray("user: warning: [2023-04-02T08:28:32.661330Z]: ") + Xid,
+             {.time = makeTime(2023, 4, 2, 8, 28, 32) + 661330000, .source = TS::Absolute, .text = Xid});
     parseRow("not a decoded level", "dmesg-raw", "kern  :oops  : [ 1.000000] x",
              {.text = "kern  :oops  : [ 1.000000] x"});
     parseRow("binary garbage", "dmesg-raw", QByteArray("\x01\x02\x03\x04x", 5), {.text = "", .ok = false});

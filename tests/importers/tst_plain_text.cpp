@@ -314,6 +314,11 @@ void TestPlainText::nodeNamedByLine()
           "VM-0-14-centos:106:196 [0] transport/net_ib.cc:73 NCCL WARN NET/IB : Got async event : GID table change", -1,
           0},
          {"gpu-n15: [rank3]: RuntimeError: x", NoTime, TimeSource::None, "gpu-n15", "RuntimeError: x", 3},
+         // a hostfile that lists addresses: pdsh names the node by its IPv4 address; a port or a fifth number is no
+         // host
+         {"29.162.224.92: [rank30]: RuntimeError: x", NoTime, TimeSource::None, "29.162.224.92", "RuntimeError: x", 30},
+         {"10.0.0.5:29500 connect failed", NoTime, TimeSource::None, "", "10.0.0.5:29500 connect failed"},
+         {"10.0.0.256: x", NoTime, TimeSource::None, "", "10.0.0.256: x"},
          {"node02: Dec  1 10:00:00 gpu-n16 kernel: NVRM: x", makeTime(2026, 12, 1, 10, 0, 0), TimeSource::YearInferred,
           "node02", "NVRM: x"},
          {"ata1: SATA link up 6.0 Gbps", NoTime, TimeSource::None, "", "ata1: SATA link up 6.0 Gbps"},
@@ -376,6 +381,8 @@ void TestPlainText::nodeNamedByLine()
          // a Python exception's qualified name is no pdsh host
          {"boto3.exceptions.S3UploadFailedError: Failed to upload a to b", NoTime, TimeSource::None, "",
           "boto3.exceptions.S3UploadFailedError: Failed to upload a to b"},
+         {"mpi4py.MPI.Exception: MPI_ERR_UNKNOWN: unknown error", NoTime, TimeSource::None, "",
+          "mpi4py.MPI.Exception: MPI_ERR_UNKNOWN: unknown error"},
          {"gpu-n20.cluster.local: x", NoTime, TimeSource::None, "gpu-n20.cluster.local", "x"},
          // a kernel line quoted in an alert or a ticket
          {"Xid errors on instance: gpu-n19, Error: Dec  1 10:00:03 gpu-n19 kernel: [257087.812628] NVRM: Xid 64",
