@@ -337,6 +337,26 @@ bool continuesSentence(std::string_view piece, std::string_view next)
 
 constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception's message joined at most
 
+/// tvm-ffi (loaded by FlashInfer into vLLM, SGLang and TensorRT-LLM) prints a native crash's frames in Python's
+/// wording under its `!!!!!!! Segfault encountered !!!!!!!` banner: `File "misc/cudawrap.cc", line 92, in
+/// ncclCuMemHostEnable()`, `File "<unknown>", line 0, in _PyEval_EvalFrameDefault` (apache/tvm-ffi
+/// src/ffi/backtrace_utils.h). A frame in a C, C++, CUDA or assembly file, in `<unknown>`, or of a C++ function
+/// (`::` or a parameter list) is no Python frame: each stays its own line for the rules that read crash frames.
+bool isNativeFrame(std::string_view frame)
+{
+    constexpr std::string_view FrameHead = "File \"";
+    const std::size_t close = frame.find('"', FrameHead.size());
+    if (!startsWith(frame, FrameHead) || close == std::string_view::npos)
+        return false;
+    const std::string_view path = frame.substr(FrameHead.size(), close - FrameHead.size());
+    if (path == "<unknown>" || path.ends_with(".s") || path.ends_with(".S") ||
+        (isFileName(path) && !path.ends_with(".py")))
+        return true;
+    const std::size_t in = frame.find(", in ", close);
+    const std::string_view function = in == std::string_view::npos ? std::string_view() : frame.substr(in + 5);
+    return function.find("::") != std::string_view::npos || function.find('(') != std::string_view::npos;
+}
+
 }  // namespace
 
 bool TracebackJoiner::close(std::map<std::uint64_t, Open>::iterator it, const RecordSink& sink)
@@ -362,7 +382,8 @@ bool TracebackJoiner::opensOutside(const Record& rec, std::string_view body)
         return true;
     }
     // An excerpt that starts inside a traceback: its first frame opens it (the record starts there).
-    if (body.empty() || (body[0] != ' ' && body[0] != '\t') || !startsWith(trimLeft(body), "File \""))
+    if (body.empty() || (body[0] != ' ' && body[0] != '\t') || !startsWith(trimLeft(body), "File \"") ||
+        isNativeFrame(trimLeft(body)))
         return false;
     Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
     addFrame(tb, body);

@@ -291,6 +291,26 @@ private Q_SLOTS:
         QCOMPARE(comma.records[4].text, std::string("Please check the inputs"));
     }
 
+    void nativeCrashFramesStayLines()
+    {
+        // tvm-ffi writes a native crash's frames in Python's wording: each stays its own line, so rules can read
+        // the innermost frame after the banner; frames of Python files still open a traceback excerpt.
+        const auto native = tests::readAll("!!!!!!! Segfault encountered !!!!!!!\n"
+                                           "  File \"misc/cudawrap.cc\", line 92, in ncclCuMemHostEnable()\n"
+                                           "  File \"<unknown>\", line 0, in cuMemCreate\n"
+                                           "  File \"/src/runtime/sys_linux_arm64.s\", line 440, in runtime.sigfwd\n"
+                                           "  File \"<unknown>\", line 0, in c10::cuda::CUDACachingAllocator::malloc\n",
+                                           "serve.log");
+        QCOMPARE(native.records.size(), std::size_t(5));
+        QCOMPARE(native.records[2].text, std::string("  File \"<unknown>\", line 0, in cuMemCreate"));
+        const auto python = tests::readAll("  File \"train.py\", line 3, in <module>\n"
+                                           "    main()\n"
+                                           "  File \"<frozen runpy>\", line 88, in _run_code\n"
+                                           "RuntimeError: x\n",
+                                           "train.log");
+        QCOMPARE(python.records.size(), std::size_t(1));
+    }
+
     void markdownStrongMarksAreDropped()
     {
         // Markdown's strong marks around pasted words go; Python's `**kwargs`, powers and banners stay.
