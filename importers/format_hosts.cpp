@@ -167,19 +167,15 @@ bool isAssertionReport(std::string_view rest)
 /// often list addresses. Four dot-separated numbers of one to three digits, none over 255.
 bool isIpv4Address(std::string_view word)
 {
-    int parts = 0;
-    while (parts < 4) {
-        const std::size_t end = std::min(word.find('.'), word.size());
-        const std::string_view part = word.substr(0, end);
-        if (part.empty() || part.size() > 3 || part.find_first_not_of("0123456789") != std::string_view::npos ||
-            !engine::parseIntegerIn<int>(part, 0, 255))
+    for (int part = 0; part < 4; ++part) {
+        const std::size_t dot = word.find('.');
+        const std::string_view number = word.substr(0, dot);
+        if (number.empty() || number.size() > 3 || number.find_first_not_of("0123456789") != std::string_view::npos ||
+            !engine::parseIntegerIn<int>(number, 0, 255) || (dot == std::string_view::npos) != (part == 3))
             return false;
-        ++parts;
-        if (end == word.size())
-            break;
-        word.remove_prefix(end + 1);
+        word.remove_prefix(dot == std::string_view::npos ? word.size() : dot + 1);
     }
-    return parts == 4 && word.find('.') == std::string_view::npos;
+    return true;
 }
 
 }  // namespace

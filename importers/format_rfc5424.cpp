@@ -114,10 +114,8 @@ bool stripHostPrefix(std::string_view& s, std::string_view& host)
     std::size_t next = pos + 2;
     while (next < s.size() && s[next] == ' ')
         ++next;
-    if (next >= s.size())
-        return false;
-    const std::string_view leveled = stripPriority(s.substr(next));  // `10.0.0.5: kern: warning: [...]` (talosctl)
-    if (s[next] != '[' && s[next] != '<' && (leveled.size() == s.size() - next || !startsWith(leveled, "[")))
+    // A stamp, a `<N>` priority, or a facility and level before the stamp (`10.0.0.5: kern: warning: [...]`, talosctl)
+    if (next >= s.size() || (s[next] != '[' && s[next] != '<' && !startsWith(stripPriority(s.substr(next)), "[")))
         return false;
     host = s.substr(0, pos);
     s.remove_prefix(next);
