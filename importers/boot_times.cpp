@@ -98,6 +98,13 @@ void BootClock::absorb(const BootClock& other)
         merge(node, estimate.boot, estimate.source);
 }
 
+void BootClock::moveYears(int years)
+{
+    for (auto& [node, estimate] : m_nodes)
+        if (estimate.boot != engine::NoTime)
+            estimate.boot = shiftYears(estimate.boot, years);
+}
+
 void BootClock::offerPairs(const std::string& node, std::vector<TimeNs> differences)
 {
     if (node.empty() || differences.empty())

@@ -45,6 +45,8 @@ public:
     /// Adds another clock's estimates. The most trusted source wins, then the latest boot, so the result does
     /// not depend on the order in which files (or clocks) were read.
     void absorb(const BootClock& other);
+    /// Moves every estimate by whole years (its records' stamps lacked a year and were dated again).
+    void moveYears(int years);
 
 private:
     void merge(const std::string& node, TimeNs boot, Source source);

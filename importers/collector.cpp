@@ -155,6 +155,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     ro.wrapWidth = detectWrapWidth(head, fs.sniffed);
     TimeHints hints;
     hints.year = m_result.context.start != NoTime ? yearOf(m_result.context.start) : yearOf(entry.mtime * NsPerSec);
+    shard.yearFromFileTime = m_result.context.start == NoTime;
     if (m_result.context.start == NoTime && !plausibleEpochSeconds(entry.mtime)) {
         hints.year = 0;  // a 1970 (or far-future) file time must not date the stamps that lack a year
         cov.errors.push_back(entry.file.path + ": implausible file time (year " +
@@ -337,6 +338,8 @@ void Collector::placeInTime(Record& r, const std::string& node, FileState& fs)
     }
     fs.lastTime = r.time;
     fs.lastSource = r.timeSource;
+    fs.shard->yearless += r.timeSource == TimeSource::YearInferred ? 1 : 0;
+    fs.shard->dated += r.timeSource == TimeSource::Absolute ? 1 : 0;
     FileCoverage& cov = *fs.cov;
     if (r.timeSource != TimeSource::BootRelative) {
         cov.first = cov.first == NoTime ? r.time : std::min(cov.first, r.time);
@@ -496,7 +499,14 @@ void Collector::absorb(std::size_t index, FileShard&& shard)
         appendWithRoom(m_events, shard.events);
     }
     m_leads.absorb(std::move(shard.leads));
-    m_boot.absorb(shard.boot);
+    if (shard.yearless > 0 && shard.dated == 0 && shard.yearFromFileTime) {
+        m_guessedYears.push_back(index);
+        m_guessedBoots.emplace(index, std::move(shard.boot));  // joins once its year is settled
+    } else {
+        m_boot.absorb(shard.boot);
+        if (shard.dated > 0 && shard.yearless == 0)
+            m_datedFiles.push_back(index);
+    }
     if (!shard.nodes.empty())
         m_fileNodes[index] = std::move(shard.nodes);
     if (!shard.relativeSpans.empty())

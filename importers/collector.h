@@ -47,6 +47,10 @@ struct FileShard {
         engine::MetricSample sample;
     };
     std::vector<MetricAdd> metrics;  ///< replayed in file order when the shard joins
+    /// The year of the file's modification time dated its stamps that carry none (no context start was known).
+    bool yearFromFileTime = false;
+    std::uint64_t yearless = 0;  ///< stamps whose year was supplied (syslog, glog, dmesg -H headers)
+    std::uint64_t dated = 0;     ///< stamps that carry their year
 };
 
 class Collector {
@@ -149,6 +153,7 @@ private:
     void applyContext();
     void describe(const ReaderStats& stats, const FileState& fs, engine::FileCoverage& cov) const;
     void convertBootRelative(std::vector<engine::FileCoverage>& coverage);
+    void alignGuessedYears(std::vector<engine::FileCoverage>& coverage);
     void pairBootTimes();
     void makeRoom(std::size_t moreObservations, std::size_t moreEvents);
     void renumber();
@@ -169,6 +174,11 @@ private:
     FileNodes m_fileNodes;
     /// Per file and node: smallest and largest boot-relative time seen (to fix coverage spans on conversion).
     std::map<std::size_t, std::map<std::string, std::pair<engine::TimeNs, engine::TimeNs>>> m_relativeSpans;
+    /// Files whose stamps all lack a year, dated by the file's modification time (alignGuessedYears moves them).
+    std::vector<std::size_t> m_guessedYears;
+    std::map<std::size_t, BootClock> m_guessedBoots;  ///< their boot estimates, from the same stamps
+    /// Files whose stamps all carry a year: their first times date the bundle.
+    std::vector<std::size_t> m_datedFiles;
     LeadCollector m_leads;
     std::string m_soleNode;  ///< the job's only node when workload.json names exactly one
     std::string m_contextSource;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// After the last entry: per-file coverage text, boot-relative conversion, metric rules, id renumbering.
+// After the last entry: per-file coverage text, guessed years aligned, boot-relative conversion, metric rules, id
+// renumbering.
 #include "importers/collector.h"
+#include "importers/timestamps.h"
 
 #include <algorithm>
 #include <iterator>
@@ -27,6 +29,32 @@ bool carriesTime(SourceKind kind)
 bool plausibleUptime(TimeNs t)
 {
     return t >= 0 && t <= 4'000'000'000LL * NsPerSec;
+}
+
+/// Appends a note to a file's coverage text (its first entry names the file).
+void addNote(FileCoverage& cov, const std::string& note)
+{
+    if (cov.errors.empty())
+        cov.errors.push_back(cov.path + ": " + note);
+    else
+        cov.errors.front() += "; " + note;
+}
+
+/// The whole years that bring `t` nearest to `reference` (0 when it is already within half a year).
+int yearsToward(TimeNs t, TimeNs reference)
+{
+    const int guess = yearOf(reference) - yearOf(t);
+    int best = 0;
+    TimeNs bestDistance = reference > t ? reference - t : t - reference;
+    for (int d = guess - 1; d <= guess + 1; ++d) {
+        const TimeNs moved = shiftYears(t, d);
+        const TimeNs distance = reference > moved ? reference - moved : moved - reference;
+        if (distance < bestDistance) {
+            best = d;
+            bestDistance = distance;
+        }
+    }
+    return best;
 }
 
 }  // namespace
@@ -156,13 +184,66 @@ void Collector::convertBootRelative(std::vector<FileCoverage>& coverage)
         std::string list;
         for (const auto& n : unknown)
             list += (list.empty() ? "" : ", ") + n;
-        const std::string note = "boot-relative times kept as seconds since boot: no boot time known for " + list;
-        if (cov.errors.empty())
-            cov.errors.push_back(cov.path + ": " + note);
-        else
-            cov.errors.front() += "; " + note;
+        addNote(cov, "boot-relative times kept as seconds since boot: no boot time known for " + list);
         if (cov.status == CoverageStatus::Ok)
             cov.status = CoverageStatus::Partial;
+    }
+}
+
+/// Stamps without a year (syslog `Mar 24 11:12:25`, glog `E0324 ...`, `dmesg -H` headers) take the year of their
+/// file's modification time when no job start is known, so a file copied or pasted later (a ticket's attachment, a
+/// corpus case) lands years away from the stamps of the same failure that carry their year. Each file whose stamps
+/// all lack a year moves by whole years to lie nearest the dated files' times (the median of their first times),
+/// its records' order and spacing kept; its coverage says so.
+void Collector::alignGuessedYears(std::vector<FileCoverage>& coverage)
+{
+    std::vector<TimeNs> firsts;
+    for (std::size_t file : m_datedFiles)
+        if (file < coverage.size() && coverage[file].first != NoTime)
+            firsts.push_back(coverage[file].first);
+    if (firsts.empty() || m_guessedYears.empty()) {
+        for (const auto& [file, boot] : m_guessedBoots)
+            m_boot.absorb(boot);
+        return;
+    }
+    std::nth_element(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(firsts.size() / 2), firsts.end());
+    const TimeNs reference = firsts[firsts.size() / 2];
+    std::unordered_map<std::size_t, int> moves;  // file -> years
+    for (std::size_t file : m_guessedYears) {
+        if (file >= coverage.size() || coverage[file].first == NoTime)
+            continue;
+        FileCoverage& cov = coverage[file];
+        const int years = yearsToward(cov.first, reference);
+        if (years == 0)
+            continue;
+        moves[file] = years;
+        if (const auto boot = m_guessedBoots.find(file); boot != m_guessedBoots.end())
+            boot->second.moveYears(years);
+        const int from = yearOf(cov.first);
+        cov.first = shiftYears(cov.first, years);
+        cov.last = shiftYears(cov.last, years);
+        addNote(cov,
+                "stamps without a year dated " + std::to_string(from + years) + " like the bundle's dated files, not " +
+                    std::to_string(from) + " from the file's modification time");
+    }
+    for (const auto& [file, boot] : m_guessedBoots)
+        m_boot.absorb(boot);
+    if (moves.empty())
+        return;
+    const auto movable = [](TimeNs t, TimeSource source) { return t != NoTime && source != TimeSource::BootRelative; };
+    std::unordered_map<std::uint64_t, int> moved;  // observation id -> years
+    for (auto& o : m_result.observations) {
+        const auto it = moves.find(o.source.file);
+        if (it == moves.end() || !movable(o.time, o.timeSource))
+            continue;
+        o.time = shiftYears(o.time, it->second);
+        moved[o.id] = it->second;
+    }
+    for (auto& e : m_events) {
+        if (e.observations.empty() || !movable(e.time, e.timeSource))
+            continue;
+        if (const auto it = moved.find(e.observations.front()); it != moved.end())
+            e.time = shiftYears(e.time, it->second);
     }
 }
 
@@ -208,6 +289,7 @@ std::vector<Event> Collector::finish(std::vector<FileCoverage>& coverage)
     m_metrics.setWindow(m_result.context.start, m_result.context.end);
     auto metrics = m_metrics.finish(m_nextObservation);
     makeRoom(metrics.evidence.size(), metrics.events.size());
+    alignGuessedYears(coverage);
     convertBootRelative(coverage);  // the metric samples' times are absolute: added after
     for (auto& o : metrics.evidence)
         m_result.observations.push_back(std::move(o));

@@ -29,7 +29,10 @@ public:
         out = {};
         if (isUnusable(line))
             return false;
-        return read(line, out);
+        const bool read = this->read(line, out);
+        if (out.timeSource == TimeSource::Absolute)
+            anchorYear(out.time);
+        return read;
     }
 
 protected:
@@ -123,6 +126,8 @@ public:
         return true;
     }
 
+    void anchorYear(TimeNs dated) override { m_years.anchor(dated); }
+
 private:
     std::size_t takeStamp(std::string_view s, ParsedLine& out)
     {
@@ -166,6 +171,8 @@ public:
         out.stamped = out.time != engine::NoTime;
         return true;
     }
+
+    void anchorYear(TimeNs dated) override { m_years.anchor(dated); }
 
 private:
     YearTracker m_years;
@@ -266,6 +273,8 @@ public:
         return true;
     }
 
+    void anchorYear(TimeNs dated) override { m_years.anchor(dated); }
+
 private:
     YearTracker m_years;
     TimeNs m_last = engine::NoTime;  ///< time of the previous message: deltas add to it
@@ -355,17 +364,30 @@ public:
         if (format == Format::None)
             format = Format::App;  // launcher prefixes and framework stamps of any line are still taken
         auto& parser = m_parsers[format];
-        if (!parser)
+        if (!parser) {
             parser = makeFormatParser(format, m_hints);
+            if (m_dated != engine::NoTime)
+                parser->anchorYear(m_dated);
+        }
         const bool parsed = parser->parse(line, out);
         if (parsed && !pdsh.empty())
             out.host = pdsh;  // the name the operator reached the node by
+        if (out.timeSource == TimeSource::Absolute)
+            anchorYear(out.time);
         return parsed;
+    }
+
+    void anchorYear(TimeNs dated) override
+    {
+        for (auto& [format, parser] : m_parsers)
+            parser->anchorYear(dated);
+        m_dated = dated;  // the parsers of forms not met yet start from it
     }
 
 private:
     TimeHints m_hints;
     std::map<Format, std::unique_ptr<LineParser>> m_parsers;  ///< one per line form met, with its state
+    TimeNs m_dated = engine::NoTime;                          ///< the last stamp with its year
 };
 
 class PlainParser final : public LineParser {

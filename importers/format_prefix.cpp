@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cctype>
+#include <ctime>
 
 namespace attrib::importers::detail {
 
@@ -259,6 +260,16 @@ int YearTracker::yearFor(int month)
         ++m_year;
     m_lastMonth = month;
     return m_year;
+}
+
+void YearTracker::anchor(TimeNs dated)
+{
+    const auto secs = static_cast<std::time_t>(dated / engine::NsPerSec);
+    std::tm tm{};
+    if (dated == engine::NoTime || !gmtime_r(&secs, &tm))
+        return;
+    m_year = tm.tm_year + 1900;
+    m_lastMonth = tm.tm_mon + 1;
 }
 
 bool startsWith(std::string_view s, std::string_view prefix)

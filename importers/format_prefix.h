@@ -33,6 +33,8 @@ public:
     {
     }
     int yearFor(int month);
+    /// A stamp with its year was met: the months that follow count from its year and month.
+    void anchor(TimeNs dated);
 
 private:
     int m_year;

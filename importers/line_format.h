@@ -97,6 +97,8 @@ public:
     virtual ~LineParser() = default;
     /// Returns false when the line is unusable (counted as skipped); `out.text` must still be set when true.
     virtual bool parse(std::string_view line, ParsedLine& out) = 0;
+    /// A line of the file carried a stamp with its year (`dated`): later stamps without one take that year.
+    virtual void anchorYear(TimeNs dated) { (void)dated; }
 };
 
 /// A line quoted by a mail client, Markdown or an issue tracker: `> text`, `>> text`, `> > text` (up to three blanks

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cctype>
+#include <ctime>
 #include <utility>
 
 namespace attrib::importers {
@@ -50,6 +51,17 @@ bool isWeekday(std::string_view s)
 }
 
 }  // namespace
+
+TimeNs shiftYears(TimeNs t, int years)
+{
+    using engine::NsPerSec;
+    const TimeNs whole = t / NsPerSec - (t % NsPerSec < 0 ? 1 : 0);
+    const auto secs = static_cast<std::time_t>(whole);
+    std::tm tm{};
+    gmtime_r(&secs, &tm);
+    return makeTime(tm.tm_year + 1900 + years, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                    static_cast<long>(t - whole * NsPerSec));
+}
 
 int monthFromAbbrev(std::string_view s)
 {

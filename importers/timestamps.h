@@ -56,6 +56,8 @@ enum class ShortYear : std::uint8_t { Last, First };
 std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear);
 /// A whole string that is one ISO 8601 stamp (surrounding blanks allowed); NoTime otherwise.
 TimeNs isoTime(std::string_view s);
+/// `t` with its calendar year moved by `years` (a Feb 29 that the new year lacks becomes Mar 1).
+TimeNs shiftYears(TimeNs t, int years);
 /// Month abbreviation (Jan..Dec) -> 1..12, 0 if unknown.
 int monthFromAbbrev(std::string_view s);
 /// The month name at `pos` as strftime's `%b` prints it in English and the common locales (`Nov`, `nov.`, `déc.`,
