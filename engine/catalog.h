@@ -58,6 +58,7 @@ struct ExtractorCase {
     std::string after;    ///< the later line of the file, for a rule with an `after` ("" = none follows)
     bool shouldMatch = true;
     std::map<std::string, std::string> fields;  ///< expected captures (and node/gpu/rank)
+    std::vector<std::string> absent;            ///< fields given as null: neither captured nor set
     Location where;
 };
 

@@ -236,6 +236,12 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
         if (got != want)
             return "field '" + k + "' expected '" + want + "' but got '" + got + "'";
     }
+    for (const auto& k : ec.absent) {
+        if (auto it = captures.find(k); it != captures.end() && !it->second.empty())
+            return "field '" + k + "' expected absent but was captured as '" + it->second + "'";
+        if (rule.set.count(k))
+            return "field '" + k + "' expected absent but the rule sets it";
+    }
     return {};
 }
 

@@ -365,8 +365,12 @@ bool Catalog::Loader::parseExtractor(const json& r, const std::string& pointer, 
         ec.context = str(c, "context");
         ec.after = str(c, "after");
         ec.shouldMatch = c.is_object() ? c.value("match", true) : true;
-        for (const auto& [k, v] : objectAt(c, "fields").items())
-            ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        for (const auto& [k, v] : objectAt(c, "fields").items()) {
+            if (v.is_null())
+                ec.absent.push_back(k);
+            else
+                ec.fields[k] = v.is_string() ? v.get<std::string>() : v.dump();
+        }
         ec.where = locateEntry(JsonPositions::child(JsonPositions::child(pointer, "cases"), i), "line");
         // "source": the public address a real line was taken from (issue threads, forums); must be a URL.
         if (c.is_object() && c.contains("source")) {

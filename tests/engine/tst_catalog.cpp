@@ -515,6 +515,31 @@ private Q_SLOTS:
         QVERIFY2(look->summary.find("ruled the line out") != std::string::npos, look->summary.c_str());
     }
 
+    /// A case field given as null asserts that the rule neither captures nor sets it (an optional group left empty).
+    void nullCaseFieldMeansAbsent()
+    {
+        const auto cat = catalogWithExtractors("absent.json", R"json([
+  {"id": "optional_host", "sources": ["app"], "event": "peer_lost",
+   "pattern": "peer lost(?: on (?P<node>[\\w-]+))?",
+   "cases": [{"line": "peer lost", "fields": {"node": null}},
+             {"line": "peer lost on gpu-n07", "fields": {"node": "gpu-n07"}}]},
+  {"id": "wrongly_absent", "sources": ["app"], "event": "peer_lost",
+   "pattern": "peer gone(?: on (?P<node>[\\w-]+))?",
+   "cases": [{"line": "peer gone on gpu-n07", "fields": {"node": null}}]},
+  {"id": "set_not_absent", "sources": ["app"], "event": "peer_lost", "pattern": "peer dropped",
+   "set": {"kind": "drop"}, "cases": [{"line": "peer dropped", "fields": {"kind": null}}]}
+]
+)json");
+        QVERIFY(!findDiagnostic(*cat, "optional_host"));
+        const auto* captured = findDiagnostic(*cat, "wrongly_absent");
+        QVERIFY(captured);
+        QVERIFY2(captured->message.find("field 'node' expected absent but was captured as 'gpu-n07'") !=
+                     std::string::npos,
+                 captured->message.c_str());
+        const auto* set = findDiagnostic(*cat, "set_not_absent");
+        QVERIFY(set && set->message.find("field 'kind' expected absent but the rule sets it") != std::string::npos);
+    }
+
     void missingFolderIsReported()
     {
         const auto cat = rules::loadCatalog("/nonexistent/rules");
