@@ -3,6 +3,7 @@
 // tags, year inference.
 #include "importers/format_prefix.h"
 #include "importers/format_stamps.h"
+#include "importers/timestamps.h"
 
 #include "engine/number.h"
 
@@ -153,6 +154,22 @@ bool stripStreamTag(std::string_view& s)
     return false;
 }
 
+/// A logger's name in brackets before its record's ISO stamp: torchtitan's `[titan] 2025-03-01 10:00:00,123 - root -
+/// INFO - ...` (torchtitan/tools/logging.py). Only with a stamp after it, so a bracketed word of a message stays.
+bool stripLoggerTag(std::string_view& s)
+{
+    if (!charAt(s, 0, '['))
+        return false;
+    std::size_t pos = 1;
+    while (pos < s.size() && pos <= 32 &&
+           (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '-' || s[pos] == '.'))
+        ++pos;
+    if (pos == 1 || !charAt(s, pos, ']') || !charAt(s, pos + 1, ' ') || !parseIso8601(s.substr(pos + 2)))
+        return false;
+    s.remove_prefix(pos + 2);
+    return true;
+}
+
 /// `kubectl logs --prefix`: `[pod/name/container] ` (the line's own indentation after it is kept: a traceback's
 /// frames).
 bool stripPod(std::string_view& s)
@@ -231,6 +248,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkIso;
     if (stripBareGlog(s, years, out))
         return MarkGlog;
+    if ((marks & (MarkIso | MarkPyLog | MarkGlog | MarkTag)) == 0 && stripLoggerTag(s))
+        return MarkTag;
     if (stripRole(s) || stripStreamTag(s))
         return MarkRole;
     if ((marks & MarkIso) != 0 && (stripCriStream(s) || stripLokiLabels(s, out.host)))

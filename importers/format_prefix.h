@@ -22,6 +22,7 @@ enum AppMark : unsigned {
     MarkHost = 1u << 9,    ///< Open MPI `[host:pid] ` (names the host)
     MarkPdsh = 1u << 10,   ///< pdsh / clush `node01: ` (names the host)
     MarkProse = 1u << 11,  ///< a poster's own words in Chinese, Japanese or Korean before the pasted line
+    MarkTag = 1u << 12,    ///< a logger's name in brackets before its record's stamp: torchtitan's `[titan] `
 };
 
 /// Supplies years to stamps without one; a backward month jump of more than six months (Dec -> Jan)

@@ -525,9 +525,11 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
         return false;
     if (tb.unfinishedOnly && !endsWithColon(tb.first.text) && !continuesSentence(tb.first.text, body))
         return false;
-    // Python writes the message at once: a line stamped more than a second apart is other output.
-    if (rec.time != engine::NoTime && tb.first.time != engine::NoTime &&
-        (rec.time - tb.first.time > engine::NsPerSec || tb.first.time - rec.time > engine::NsPerSec))
+    // Python writes the message at once: a line stamped more than a second apart is other output, and so is a
+    // stamped line after an unstamped traceback (a logger's next record: `2024-05-01 10:00:00,100 - distributed...`).
+    if (rec.time != engine::NoTime &&
+        (tb.first.time == engine::NoTime || rec.time - tb.first.time > engine::NsPerSec ||
+         tb.first.time - rec.time > engine::NsPerSec))
         return false;
     const std::string_view piece = trimLeft(trimRight(body));
     const bool indented = !body.empty() && (body[0] == ' ' || body[0] == '\t');

@@ -130,7 +130,7 @@ private Q_SLOTS:
             "timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 "
             "milliseconds before timing out.\n";
         const auto r = analyzeFiles({{Train, log}});
-        const auto* timeout = lineIn(r, Train, "[Rank 3] Watchdog");
+        const auto* timeout = lineIn(r, Train, "ProcessGroupNCCL.cpp:616]");
         QVERIFY(timeout);
         QCOMPARE(timeout->timeSource, TimeSource::YearInferred);
         QCOMPARE(timeout->time, isoTime("2024-12-06T18:44:12.715298746Z"));

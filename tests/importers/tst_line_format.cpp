@@ -325,6 +325,14 @@ void addAppParseRows()
               .rank = 0,
               .text = "ProcessGroupNCCL.cpp:607] x"},
              2025);
+    // torchtitan's logger puts its name before the stamp (torchtitan/tools/logging.py); a bracketed word alone stays.
+    parseRow("logger tag before stamp", "app",
+             "[rank0]:[titan] 2025-03-01 10:00:00,123 - root - INFO - Saving the checkpoint",
+             {.time = makeTime(2025, 3, 1, 10, 0, 0, 123000000),
+              .source = TS::Absolute,
+              .rank = 0,
+              .text = "- root - INFO - Saving the checkpoint"});
+    parseRow("bracketed word without stamp", "app", "[titan] loss 0.1", {.text = "[titan] loss 0.1"});
     parseRow("old c10 without stamp", "app", "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught",
              {.text = "ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught"});
     parseRow("glog without fraction", "app", "[rank1]:[E1111 17:10:53] ProcessGroupNCCL's watchdog got stuck",

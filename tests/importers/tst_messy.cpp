@@ -311,6 +311,25 @@ private Q_SLOTS:
         QCOMPARE(python.records.size(), std::size_t(1));
     }
 
+    void stampedRecordEndsAnUnstampedMessage()
+    {
+        // A worker prints its traceback without a stamp; the logger's next records carry one (Dask's default
+        // `%(asctime)s - %(name)s - %(levelname)s - %(message)s`): they are records of their own, with their time.
+        const auto read = tests::readAll(
+            "Traceback (most recent call last):\n"
+            "  File \"x.py\", line 1, in <module>\n"
+            "OSError: [Errno 28] No space left on device\n"
+            "2024-05-01 10:00:00,100 - distributed.nanny.memory - WARNING - Worker tcp://10.0.0.5:40123 (pid=2211) "
+            "exceeded 95% memory budget. Restarting...\n"
+            "2024-05-01 10:00:01,100 - distributed.nanny - INFO - Worker closed\n",
+            "worker.log");
+        QCOMPARE(read.records.size(), std::size_t(3));
+        QCOMPARE(read.records[0].text, std::string("OSError: [Errno 28] No space left on device"));
+        QCOMPARE(read.records[0].time, engine::NoTime);
+        QCOMPARE(read.records[1].time, isoTime("2024-05-01T10:00:00.100Z"));
+        QVERIFY(read.records[1].text.find("exceeded 95% memory budget") != std::string::npos);
+    }
+
     void markdownStrongMarksAreDropped()
     {
         // Markdown's strong marks around pasted words go; Python's `**kwargs`, powers and banners stay.
