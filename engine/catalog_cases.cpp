@@ -197,7 +197,7 @@ std::string checkExpectation(const PipelineCase& pc, const CaseRun& run)
     return {};
 }
 
-std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec)
+std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec, const Catalog& catalog)
 {
     // A rule with a context matches only after its context line (the case's `context`, or none: no match).
     AttrMap captures;
@@ -241,6 +241,13 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
             return "field '" + k + "' expected absent but was captured as '" + it->second + "'";
         if (rule.set.count(k))
             return "field '" + k + "' expected absent but the rule sets it";
+    }
+    // A symptom named from the line's words must name a registered one (a typo, or a capture the line lacks,
+    // would raise nothing).
+    if (matched && rule.symptom.find('{') != std::string::npos) {
+        const std::string symptom = expandTemplate(rule.symptom, captures);
+        if (!catalog.symptom(symptom))
+            return "symptom template '" + rule.symptom + "' gives unregistered symptom '" + symptom + "'";
     }
     return {};
 }
@@ -321,7 +328,7 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
             rule.after->re = scratch(afterCompiled);
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
-            const std::string failure = checkExtractorCase(rule, ec);
+            const std::string failure = checkExtractorCase(rule, ec, catalog);
             outcome.results.push_back({rule.id, "case " + std::to_string(i + 1), failure.empty(), failure, ec.where});
             if (!failure.empty()) {
                 ok = false;

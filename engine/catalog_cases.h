@@ -28,8 +28,8 @@ CaseRun runPipelineCase(const Catalog& catalog, const PipelineCase& pc, TracePha
 /// Checks an expectation block; returns "" when it holds, else the first failed expectation.
 std::string checkExpectation(const PipelineCase& pc, const CaseRun& run);
 
-/// Runs one extractor case; returns "" when it passes.
-std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec);
+/// Runs one extractor case; returns "" when it passes. A symptom template must expand to a registered symptom.
+std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& ec, const Catalog& catalog);
 
 /// False (with an error diagnostic) when a rule names a literal symptom the registry does not know.
 bool checkSymptomRegistered(const Catalog& catalog, const std::string& symptom, const std::string& rule,

@@ -540,6 +540,24 @@ private Q_SLOTS:
         QVERIFY(set && set->message.find("field 'kind' expected absent but the rule sets it") != std::string::npos);
     }
 
+    /// A symptom named from the line's words must name a registered symptom on every matching case.
+    void symptomTemplateMustExpandToARegisteredSymptom()
+    {
+        const auto cat = catalogWithExtractors("templated.json", R"json([
+  {"id": "oom_by_space", "sources": ["app"], "event": "oom", "symptom": "oom_{space}",
+   "pattern": "out of (?P<space>\\w+) memory",
+   "cases": [{"line": "out of cuda memory", "fields": {"symptom": "oom_cuda"}}, {"line": "plenty", "match": false}]},
+  {"id": "oom_typo", "sources": ["app"], "event": "oom", "symptom": "oom_{space}",
+   "pattern": "out of (?P<space>\\w+) memory", "cases": [{"line": "out of cdua memory"}]}
+]
+)json");
+        QVERIFY(!findDiagnostic(*cat, "oom_by_space"));
+        const auto* typo = findDiagnostic(*cat, "oom_typo");
+        QVERIFY(typo);
+        QVERIFY2(typo->message.find("gives unregistered symptom 'oom_cdua'") != std::string::npos,
+                 typo->message.c_str());
+    }
+
     void missingFolderIsReported()
     {
         const auto cat = rules::loadCatalog("/nonexistent/rules");
