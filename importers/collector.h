@@ -23,6 +23,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <unordered_map>
 #include <vector>
 
 namespace attrib::importers::detail {
@@ -154,6 +155,7 @@ private:
     void describe(const ReaderStats& stats, const FileState& fs, engine::FileCoverage& cov) const;
     void convertBootRelative(std::vector<engine::FileCoverage>& coverage);
     void alignGuessedYears(std::vector<engine::FileCoverage>& coverage);
+    std::unordered_map<std::size_t, int> guessedYearMoves(std::vector<engine::FileCoverage>& coverage);
     void pairBootTimes();
     void makeRoom(std::size_t moreObservations, std::size_t moreEvents);
     void renumber();

@@ -40,7 +40,7 @@ void addNote(FileCoverage& cov, const std::string& note)
         cov.errors.front() += "; " + note;
 }
 
-/// The whole years that bring `t` nearest to `reference` (0 when it is already within half a year).
+/// The whole years that bring `t` nearest to `reference` (0 when no move brings it nearer).
 int yearsToward(TimeNs t, TimeNs reference)
 {
     const int guess = yearOf(reference) - yearOf(t);
@@ -194,38 +194,10 @@ void Collector::convertBootRelative(std::vector<FileCoverage>& coverage)
 /// file's modification time when no job start is known, so a file copied or pasted later (a ticket's attachment, a
 /// corpus case) lands years away from the stamps of the same failure that carry their year. Each file whose stamps
 /// all lack a year moves by whole years to lie nearest the dated files' times (the median of their first times),
-/// its records' order and spacing kept; its coverage says so.
+/// its records' order and spacing kept; its coverage and boot estimates move with it.
 void Collector::alignGuessedYears(std::vector<FileCoverage>& coverage)
 {
-    std::vector<TimeNs> firsts;
-    for (std::size_t file : m_datedFiles)
-        if (file < coverage.size() && coverage[file].first != NoTime)
-            firsts.push_back(coverage[file].first);
-    if (firsts.empty() || m_guessedYears.empty()) {
-        for (const auto& [file, boot] : m_guessedBoots)
-            m_boot.absorb(boot);
-        return;
-    }
-    std::nth_element(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(firsts.size() / 2), firsts.end());
-    const TimeNs reference = firsts[firsts.size() / 2];
-    std::unordered_map<std::size_t, int> moves;  // file -> years
-    for (std::size_t file : m_guessedYears) {
-        if (file >= coverage.size() || coverage[file].first == NoTime)
-            continue;
-        FileCoverage& cov = coverage[file];
-        const int years = yearsToward(cov.first, reference);
-        if (years == 0)
-            continue;
-        moves[file] = years;
-        if (const auto boot = m_guessedBoots.find(file); boot != m_guessedBoots.end())
-            boot->second.moveYears(years);
-        const int from = yearOf(cov.first);
-        cov.first = shiftYears(cov.first, years);
-        cov.last = shiftYears(cov.last, years);
-        addNote(cov,
-                "stamps without a year dated " + std::to_string(from + years) + " like the bundle's dated files, not " +
-                    std::to_string(from) + " from the file's modification time");
-    }
+    const auto moves = guessedYearMoves(coverage);
     for (const auto& [file, boot] : m_guessedBoots)
         m_boot.absorb(boot);
     if (moves.empty())
@@ -245,6 +217,39 @@ void Collector::alignGuessedYears(std::vector<FileCoverage>& coverage)
         if (const auto it = moved.find(e.observations.front()); it != moved.end())
             e.time = shiftYears(e.time, it->second);
     }
+}
+
+/// The whole years each file whose stamps all lack a year moves by (files that stay are left out); its coverage
+/// span, coverage note and boot estimates move here.
+std::unordered_map<std::size_t, int> Collector::guessedYearMoves(std::vector<FileCoverage>& coverage)
+{
+    std::unordered_map<std::size_t, int> moves;
+    std::vector<TimeNs> firsts;
+    for (std::size_t file : m_datedFiles)
+        if (file < coverage.size() && coverage[file].first != NoTime)
+            firsts.push_back(coverage[file].first);
+    if (firsts.empty())
+        return moves;
+    std::nth_element(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(firsts.size() / 2), firsts.end());
+    const TimeNs reference = firsts[firsts.size() / 2];
+    for (std::size_t file : m_guessedYears) {
+        if (file >= coverage.size() || coverage[file].first == NoTime)
+            continue;
+        FileCoverage& cov = coverage[file];
+        const int years = yearsToward(cov.first, reference);
+        if (years == 0)
+            continue;
+        moves[file] = years;
+        if (const auto boot = m_guessedBoots.find(file); boot != m_guessedBoots.end())
+            boot->second.moveYears(years);
+        const int from = yearOf(cov.first);
+        cov.first = shiftYears(cov.first, years);
+        cov.last = shiftYears(cov.last, years);
+        addNote(cov,
+                "stamps without a year dated " + std::to_string(from + years) + " like the bundle's dated files, not " +
+                    std::to_string(from) + " from the file's modification time");
+    }
+    return moves;
 }
 
 /// Room for the `more` observations and events still to come, the events' eighth for the early rules included.
