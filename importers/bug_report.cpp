@@ -6,6 +6,8 @@
 //   nvidia-smi -q GPU <index> pci <bus id> serial <serial> uuid <uuid> minor <minor> product <name>
 // where <index> is the block's ordinal in the listing (the NVML index, PCI bus order); every other line of the
 // section is an inventory record too, carrying the index of its GPU block. Other sections are skipped.
+// A job's output that ran `nvidia-smi -q` (its banner sniffed like a report's) is no report: its lines outside the
+// listing (before it, and after the listing's last line) are the job's own and become application records.
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
 #include "importers/multiline.h"
@@ -16,7 +18,7 @@ namespace attrib::importers::detail {
 
 namespace {
 
-enum class Section { Other, Kernel, Smi };
+enum class Section { Other, Kernel, Smi, Output };
 
 bool isSeparator(std::string_view line)
 {
@@ -52,6 +54,13 @@ bool keyValue(std::string_view line, std::string_view& key, std::string_view& va
     return true;
 }
 
+/// A line `nvidia-smi -q` does not print: not indented, no GPU header, no `Key : Value` of its top level.
+bool endsSmiListing(std::string_view line)
+{
+    return !trim(line).empty() && line[0] != ' ' && line[0] != '\t' && line.find(" : ") == std::string_view::npos &&
+        line.substr(0, 4) != "GPU " && line.find("NVSMI LOG") == std::string_view::npos;
+}
+
 bool isGpuHeader(std::string_view line)
 {
     // `GPU 00000000:61:00.0`
@@ -77,6 +86,7 @@ public:
         , m_joiner(options, m_kernelSink, stats, false)
         , m_ring(makeFormatParser(Format::DmesgRaw, TimeHints{hints.year, engine::NoTime}))
         , m_syslog(makeFormatParser(Format::Rfc3164, hints))
+        , m_app(makeFormatParser(Format::App, hints))
     {
     }
 
@@ -84,6 +94,7 @@ public:
     {
         if (isSeparator(clean)) {
             m_expectHeader = true;
+            m_sections = true;
             return endSection();
         }
         if (m_expectHeader && !trim(clean).empty()) {
@@ -96,8 +107,19 @@ public:
             m_host = std::string(clean.substr(13, clean.find(' ', 13) - 13));
         else if (m_uname && clean.substr(0, 6) == "Linux ")  // a `uname -a` section
             m_host = std::string(clean.substr(6, clean.find(' ', 6) - 6));
-        if (clean.find("==============NVSMI LOG==============") != std::string_view::npos)
+        if (!m_sections &&
+            (clean.find("nvidia-bug-report.sh") != std::string_view::npos ||
+             clean.find("NVIDIA bug report log file") != std::string_view::npos))
+            m_report = true;
+        if (clean.find("==============NVSMI LOG==============") != std::string_view::npos) {
             m_section = Section::Smi;
+        } else if (!m_report && !m_sections && m_section != Section::Output && endsSmiListing(clean)) {
+            if (!closeGpu())
+                return false;
+            m_section = Section::Output;
+        }
+        if (m_section == Section::Output)
+            return outputLine(raw, clean);
         if (m_section == Section::Kernel)
             return kernelLine(raw, clean);
         if (m_section == Section::Smi)
@@ -166,6 +188,24 @@ private:
         return true;
     }
 
+    /// A line of the job's own output around its `nvidia-smi -q` listing, read as an application log line.
+    bool outputLine(const RawLine& raw, std::string_view clean)
+    {
+        ParsedLine parsed;
+        if (trim(clean).empty() || !m_app->parse(clean, parsed))
+            return true;
+        Record r = lineRecord(raw);
+        r.kind = SourceKind::App;
+        r.time = parsed.time;
+        r.timeSource = parsed.time == engine::NoTime ? TimeSource::None : parsed.timeSource;
+        r.host = std::string(parsed.host);
+        r.rank = parsed.rank;
+        r.gpu = parsed.gpu;
+        r.stream = parsed.stream;
+        r.text = std::string(parsed.text);
+        return m_sink(r);
+    }
+
     /// Every nvidia-smi -q line is an inventory record too (clock event reasons, retired pages, ...), with the
     /// GPU index of the block it is in.
     bool passThrough(const RawLine& raw, std::string_view clean)
@@ -210,7 +250,10 @@ private:
     StampedJoiner m_joiner;
     std::unique_ptr<LineParser> m_ring;
     std::unique_ptr<LineParser> m_syslog;
+    std::unique_ptr<LineParser> m_app;
     Section m_section = Section::Other;
+    bool m_sections = false;  ///< a separator was seen: the report's sections decide
+    bool m_report = false;    ///< the report's own preamble was seen
     bool m_expectHeader = false;
     bool m_uname = false;
     std::string m_host;

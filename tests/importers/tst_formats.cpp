@@ -147,6 +147,39 @@ private Q_SLOTS:
                             [](const auto& t) { return t.rfind("NVRM: Xid (PCI:0000:61:00): 79", 0) == 0; }));
     }
 
+    void jobOutputWithAnNvidiaSmiListing()
+    {
+        // A job script that runs `nvidia-smi -q` first: the banner makes the file look like a report, but the job's
+        // own lines around the listing stay application lines (a CUDA OOM after it must be read).
+        const std::string text = "Job 1234 starting on gpu-n07\n"
+                                 "\n"
+                                 "==============NVSMI LOG==============\n"
+                                 "\n"
+                                 "Timestamp                                 : Mon Dec  1 10:00:00 2025\n"
+                                 "Attached GPUs                             : 1\n"
+                                 "GPU 00000000:18:00.0\n"
+                                 "    Product Name                          : NVIDIA H100 80GB HBM3\n"
+                                 "\n"
+                                 "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
+        const auto r = tests::readAll(text, "slurm-1234.out");
+        QCOMPARE(std::string(toString(r.sniffed.format)), std::string("nvidia-bug-report"));
+        std::vector<std::string> app;
+        bool listed = false;
+        for (const auto& rec : r.records) {
+            if (rec.kind == SourceKind::App)
+                app.push_back(rec.text);
+            listed = listed || rec.text.rfind("nvidia-smi -q GPU 0 pci 00000000:18:00.0", 0) == 0;
+        }
+        QVERIFY(listed);
+        QCOMPARE(app.size(), std::size_t(2));
+        QCOMPARE(app[0], std::string("Job 1234 starting on gpu-n07"));
+        QVERIFY(app[1].rfind("torch.OutOfMemoryError: CUDA out of memory.", 0) == 0);
+        // A real report keeps its sections: no application line comes out of the fixture.
+        const auto report = tests::readAll(tests::fixture("nvidia-bug-report.log"), "nvidia-bug-report.log");
+        QVERIFY(std::none_of(report.records.begin(), report.records.end(),
+                             [](const auto& rec) { return rec.kind == SourceKind::App; }));
+    }
+
     void sacctParsable()
     {
         const auto r = tests::readAll(tests::fixture("slurm/timeout.sacct.P.txt"), "sacct.txt");
