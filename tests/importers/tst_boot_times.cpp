@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Raw dmesg seconds-since-boot become wall time when the node's boot time is known: from workload.json, the
 // journal, syslog lines with forwarded printk stamps, the rtc_cmos line, or lines seen in both logs.
-#include "importer_test_util.h"
+#include "analyze_files.h"
 
 #include "importers/boot_times.h"
 #include "importers/timestamps.h"
@@ -26,18 +26,6 @@ const engine::Observation* xidIn(const engine::AnalysisResult& r, const std::str
     return nullptr;
 }
 
-engine::AnalysisResult analyzeFiles(const std::vector<std::pair<std::string, std::string>>& files)
-{
-    QTemporaryDir dir;
-    const fs::path root = dir.path().toStdString();
-    for (const auto& [path, text] : files)
-        tests::writeFile(root / path, text);
-    auto outcome = tests::analyze(root.string());
-    if (!outcome.result)
-        qFatal("analysis failed: %s", outcome.error.c_str());
-    return *outcome.result;
-}
-
 const std::string Bare = "nodes/node-04/dmesg.txt";
 
 }  // namespace
@@ -48,9 +36,9 @@ class TestBootTimes : public QObject {
 private Q_SLOTS:
     void fromWorkload()
     {
-        const auto r =
-            analyzeFiles({{"workload.json", "{\"id\": \"1\", \"boot_times\": {\"node-04\": \"2026-04-22T20:40:00Z\"}}"},
-                          {Bare, tests::fixture("dmesg-raw-bare.txt")}});
+        const auto r = tests::analyzeFiles(
+            {{"workload.json", "{\"id\": \"1\", \"boot_times\": {\"node-04\": \"2026-04-22T20:40:00Z\"}}"},
+             {Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::Absolute);
@@ -62,7 +50,7 @@ private Q_SLOTS:
 
     void fromRtcLine()
     {
-        const auto r = analyzeFiles({{Bare, tests::fixture("dmesg-raw-rtc.txt")}});
+        const auto r = tests::analyzeFiles({{Bare, tests::fixture("dmesg-raw-rtc.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::Absolute);
@@ -72,8 +60,8 @@ private Q_SLOTS:
 
     void fromJournal()
     {
-        const auto r = analyzeFiles({{"nodes/node-04/journal.json", tests::fixture("journal.json")},
-                                     {Bare, tests::fixture("dmesg-raw-bare.txt")}});
+        const auto r = tests::analyzeFiles({{"nodes/node-04/journal.json", tests::fixture("journal.json")},
+                                            {Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->time, isoTime("2026-04-22T21:34:20.118251Z"));  // realtime - monotonic = 20:40:02
@@ -81,8 +69,8 @@ private Q_SLOTS:
 
     void fromForwardedPrintkStamps()
     {
-        const auto r = analyzeFiles({{"nodes/node-04/kern.log", tests::fixture("kern-forwarded-uptime.log")},
-                                     {Bare, tests::fixture("dmesg-raw-bare.txt")}});
+        const auto r = tests::analyzeFiles({{"nodes/node-04/kern.log", tests::fixture("kern-forwarded-uptime.log")},
+                                            {Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->time, isoTime("2026-04-22T21:34:20.118251Z"));
@@ -94,7 +82,7 @@ private Q_SLOTS:
         const std::string dmesgT = "[Wed Apr 22 20:40:26 2026] NVRM: GPU at PCI:0000:61:00: "
                                    "GPU-c259a791-a2ad-0f8a-0e11-3ae1dea80389\n";
         const auto r =
-            analyzeFiles({{"nodes/node-04/dmesg-T.txt", dmesgT}, {Bare, tests::fixture("dmesg-raw-bare.txt")}});
+            tests::analyzeFiles({{"nodes/node-04/dmesg-T.txt", dmesgT}, {Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::Absolute);
@@ -103,7 +91,7 @@ private Q_SLOTS:
 
     void unknownBootStaysRelative()
     {
-        const auto r = analyzeFiles({{Bare, tests::fixture("dmesg-raw-bare.txt")}});
+        const auto r = tests::analyzeFiles({{Bare, tests::fixture("dmesg-raw-bare.txt")}});
         const auto* xid = xidIn(r, Bare);
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::BootRelative);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Stamps without a year take the year of their file's modification time when no job start is known; a file whose
 // stamps all lack one moves by whole years to the bundle's dated files, with its events and boot estimates.
-#include "importer_test_util.h"
+#include "analyze_files.h"
 
 #include "importers/timestamps.h"
 
@@ -15,18 +15,6 @@ using attrib::engine::TimeSource;
 namespace fs = std::filesystem;
 
 namespace {
-
-engine::AnalysisResult analyzeFiles(const std::vector<std::pair<std::string, std::string>>& files)
-{
-    QTemporaryDir dir;
-    const fs::path root = dir.path().toStdString();
-    for (const auto& [path, text] : files)
-        tests::writeFile(root / path, text);
-    auto outcome = tests::analyze(root.string());
-    if (!outcome.result)
-        qFatal("analysis failed: %s", outcome.error.c_str());
-    return *outcome.result;
-}
 
 /// The observation of the first line of `file` that starts with `prefix`, or nullptr.
 const engine::Observation* lineIn(const engine::AnalysisResult& r, const std::string& file, const std::string& prefix)
@@ -77,7 +65,7 @@ private Q_SLOTS:
 
     void yearlessSyslogJoinsTheDatedBundle()
     {
-        const auto r = analyzeFiles({{Kern, Xid}, {Train, Timeout}});
+        const auto r = tests::analyzeFiles({{Kern, Xid}, {Train, Timeout}});
         const auto* xid = lineIn(r, Kern, "NVRM: Xid");
         QVERIFY(xid);
         QCOMPARE(xid->timeSource, TimeSource::YearInferred);
@@ -98,7 +86,7 @@ private Q_SLOTS:
         const std::string jan = "2024-01-01 00:05:00,000 - ERROR - [Rank 3] Watchdog caught collective operation "
                                 "timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
                                 "Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n";
-        const auto r = analyzeFiles({{Kern, dec}, {Train, jan}});
+        const auto r = tests::analyzeFiles({{Kern, dec}, {Train, jan}});
         const auto* xid = lineIn(r, Kern, "NVRM: Xid");
         QVERIFY(xid);
         QCOMPARE(xid->time, isoTime("2023-12-31T23:59:00Z"));
@@ -112,7 +100,7 @@ private Q_SLOTS:
         const std::string raw = "[ 3258.118251] NVRM: Xid (PCI:0000:61:00): 79, pid='<unknown>', name=<unknown>, GPU "
                                 "has fallen off the bus.\n";
         const std::string app = "2023-04-22 21:40:00,000 - INFO - step 10\n";
-        const auto r = analyzeFiles(
+        const auto r = tests::analyzeFiles(
             {{"nodes/node-04/kern.log", kern}, {"nodes/node-04/dmesg.txt", raw}, {"nodes/node-04/train.log", app}});
         const auto* xid = lineIn(r, "nodes/node-04/dmesg.txt", "NVRM: Xid");
         QVERIFY(xid);
@@ -129,7 +117,7 @@ private Q_SLOTS:
             "[E1206 18:44:12.715298746 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation "
             "timeout: WorkNCCL(SeqNum=5, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600012 "
             "milliseconds before timing out.\n";
-        const auto r = analyzeFiles({{Train, log}});
+        const auto r = tests::analyzeFiles({{Train, log}});
         const auto* timeout = lineIn(r, Train, "ProcessGroupNCCL.cpp:616]");
         QVERIFY(timeout);
         QCOMPARE(timeout->timeSource, TimeSource::YearInferred);
@@ -141,7 +129,7 @@ private Q_SLOTS:
     {
         // A ticket's paste: the job's log, then the node's syslog lines (each form read by its own parser).
         const std::string paste = Timeout + Xid;
-        const auto r = analyzeFiles({{"issue.txt", paste}});
+        const auto r = tests::analyzeFiles({{"issue.txt", paste}});
         const auto* xid = lineIn(r, "issue.txt", "NVRM: Xid");
         QVERIFY(xid);
         QCOMPARE(xid->time, isoTime("2024-03-24T11:12:20Z"));
@@ -149,7 +137,7 @@ private Q_SLOTS:
 
     void withoutDatedFilesTheFileTimeStands()
     {
-        const auto r = analyzeFiles({{Kern, Xid}});
+        const auto r = tests::analyzeFiles({{Kern, Xid}});
         const auto* xid = lineIn(r, Kern, "NVRM: Xid");
         QVERIFY(xid);
         const auto* cov = tests::fileCoverage(r, Kern);

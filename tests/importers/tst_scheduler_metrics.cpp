@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Scheduler history (sacct, slurmctld, job output, Kubernetes events, Kueue workloads) and metrics (DCGM /
 // Prometheus text, CSV, observations.jsonl) through the whole pipeline: context, symptoms, verdict.
-#include "importer_test_util.h"
+#include "analyze_files.h"
 
 #include "importers/timestamps.h"
 
@@ -14,18 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-engine::AnalysisResult analyzeFiles(const std::vector<std::pair<std::string, std::string>>& files)
-{
-    QTemporaryDir dir;
-    const fs::path root = dir.path().toStdString();
-    for (const auto& [path, text] : files)
-        tests::writeFile(root / path, text);
-    auto outcome = tests::analyze(root.string());
-    if (!outcome.result)
-        qFatal("analysis failed: %s", outcome.error.c_str());
-    return *outcome.result;
-}
-
 const std::string Workload = "{\"id\": \"4711\", \"scheduler\": \"slurm\", \"start\": \"2026-04-22T21:00:00Z\", "
                              "\"end\": \"2026-04-22T21:44:00Z\", \"nodes\": [\"node-02\", \"node-03\"]}";
 
@@ -37,9 +25,9 @@ class TestSchedulerMetrics : public QObject {
 private Q_SLOTS:
     void slurmTimeLimitFromSacctAndJobOutput()
     {
-        const auto r = analyzeFiles({{"sacct.txt", tests::fixture("slurm/timeout.sacct.P.txt")},
-                                     {"timeout-5.err", tests::fixture("slurm/timeout.err.txt")},
-                                     {"slurmctld.log", tests::fixture("slurm/slurmctld.log")}});
+        const auto r = tests::analyzeFiles({{"sacct.txt", tests::fixture("slurm/timeout.sacct.P.txt")},
+                                            {"timeout-5.err", tests::fixture("slurm/timeout.err.txt")},
+                                            {"slurmctld.log", tests::fixture("slurm/slurmctld.log")}});
         QCOMPARE(r.verdict.terminalState, std::string("timeout"));
         const auto* limit = tests::findSymptom(r, "slurm_time_limit@job");
         QVERIFY(limit);
@@ -55,18 +43,18 @@ private Q_SLOTS:
 
     void slurmCancelAndFailure()
     {
-        const auto cancel = analyzeFiles({{"sacct.json", tests::fixture("slurm/cancel.sacct.json")},
-                                          {"cancel-6.err", tests::fixture("slurm/cancel.err.txt")}});
+        const auto cancel = tests::analyzeFiles({{"sacct.json", tests::fixture("slurm/cancel.sacct.json")},
+                                                 {"cancel-6.err", tests::fixture("slurm/cancel.err.txt")}});
         QCOMPARE(cancel.verdict.terminalState, std::string("cancelled"));
         QVERIFY(tests::findSymptom(cancel, "slurm_cancelled@job"));
-        const auto fail = analyzeFiles({{"sacct.txt", tests::fixture("slurm/fail.sacct.P.txt")}});
+        const auto fail = tests::analyzeFiles({{"sacct.txt", tests::fixture("slurm/fail.sacct.P.txt")}});
         QVERIFY(tests::findSymptom(fail, "slurm_job_failed@job"));
         QCOMPARE(fail.verdict.terminalState, std::string("application_failure"));
     }
 
     void kueuePreemptionAndPodsNotReady()
     {
-        const auto r = analyzeFiles({{"workload.yaml.json", tests::fixture("kueue-workload.json")}});
+        const auto r = tests::analyzeFiles({{"workload.yaml.json", tests::fixture("kueue-workload.json")}});
         QCOMPARE(r.verdict.terminalState, std::string("preempted"));
         const auto* preempted = tests::findSymptom(r, "workload_preempted@job");
         QVERIFY(preempted);
@@ -77,13 +65,13 @@ private Q_SLOTS:
         for (const auto& e : r.events)
             podsNotReady = podsNotReady || e.type == "kueue_pods_not_ready";
         QVERIFY(podsNotReady);
-        const auto list = analyzeFiles({{"workloads.json", tests::fixture("kueue-workload-list.json")}});
+        const auto list = tests::analyzeFiles({{"workloads.json", tests::fixture("kueue-workload-list.json")}});
         QVERIFY(tests::findSymptom(list, "workload_pods_ready_timeout@job"));
     }
 
     void kubernetesEvents()
     {
-        const auto r = analyzeFiles({{"events.json", tests::fixture("k8s-events.json")}});
+        const auto r = tests::analyzeFiles({{"events.json", tests::fixture("k8s-events.json")}});
         QVERIFY(tests::findSymptom(r, "pod_evicted_node_pressure@node-02"));
         QVERIFY(tests::findSymptom(r, "node_not_ready@node-03"));
         // The kubelet evicted the job's worker pod for low memory (21:34:25) before node-03 went NotReady
@@ -96,7 +84,8 @@ private Q_SLOTS:
 
     void dcgmCountersDuringTheJob()
     {
-        const auto r = analyzeFiles({{"workload.json", Workload}, {"metrics/dcgm.prom", tests::fixture("dcgm.prom")}});
+        const auto r =
+            tests::analyzeFiles({{"workload.json", Workload}, {"metrics/dcgm.prom", tests::fixture("dcgm.prom")}});
         const auto* xid = tests::findSymptom(r, "metric_xid@node-02/gpu3");
         QVERIFY(xid);
         QCOMPARE(xid->attrs.at("value"), std::string("149"));
@@ -121,7 +110,7 @@ private Q_SLOTS:
     void infinibandCountersFromCsv()
     {
         const auto r =
-            analyzeFiles({{"workload.json", Workload}, {"ib-counters.csv", tests::fixture("ib-counters.csv")}});
+            tests::analyzeFiles({{"workload.json", Workload}, {"ib-counters.csv", tests::fixture("ib-counters.csv")}});
         const auto* flap = tests::findSymptom(r, "metric_ib_link_flap@node-03");
         QVERIFY(flap);
         QCOMPARE(flap->attrs.at("device"), std::string("mlx5_0"));
@@ -131,7 +120,7 @@ private Q_SLOTS:
 
     void nvidiaSmiQueryCsvOnANode()
     {
-        const auto r = analyzeFiles(
+        const auto r = tests::analyzeFiles(
             {{"workload.json", Workload}, {"nodes/node-05/nvidia-smi.csv", tests::fixture("nvidia-smi-query.csv")}});
         QVERIFY(tests::findSymptom(r, "metric_gpu_overheat@node-05/gpu1"));
         QVERIFY(!tests::findSymptom(r, "metric_gpu_overheat@node-05/gpu0"));
@@ -139,7 +128,7 @@ private Q_SLOTS:
 
     void observationsJsonl()
     {
-        const auto r = analyzeFiles({{"observations.jsonl", tests::fixture("observations.jsonl")}});
+        const auto r = tests::analyzeFiles({{"observations.jsonl", tests::fixture("observations.jsonl")}});
         QCOMPARE(r.context.workloadId, std::string("job-88"));
         QCOMPARE(r.context.platform, std::string("h100"));
         QCOMPARE(r.context.source, std::string("observations.jsonl"));
