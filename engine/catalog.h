@@ -92,12 +92,16 @@ struct ExtractorContext {
 /// line, a waiting line that a later success cancels). With `absent` false the rule's line matches only when a line
 /// matching P follows at most N lines later, and that line's named captures fill the fields the rule's own line
 /// lacks; with `absent` true it matches only when no such line follows within N lines (or before the end of the
-/// file). The match is held until the file decides it (engine/extractor.h, ContextMemory).
+/// file). With `"same": [C...]` a later line decides only a held line that names the same thing: for each capture C
+/// both lines captured, the values must be equal (`nfs: server A OK` does not cancel a stall of server B); a line that
+/// lacks C cannot tell and is decided as without `same`. The match is held until the file decides it
+/// (engine/extractor.h, ContextMemory).
 struct ExtractorAfter {
     std::string pattern;
     std::shared_ptr<const LazyRegex> re;
     std::uint32_t within = 1;
     bool absent = false;
+    std::vector<std::string> same;  ///< captures both lines must agree on, when both have them
 };
 
 /// A data rule: one RE2 pattern over lines of some source kinds, emitting one event.

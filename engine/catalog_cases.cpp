@@ -203,11 +203,16 @@ std::string checkExtractorCase(const ExtractorRule& rule, const ExtractorCase& e
     AttrMap captures;
     AttrMap context;
     const bool contextOk = !rule.context || matchContext(rule, ec.context, context) || !rule.context->required;
-    // A rule with an `after` is decided by the case's later line (none given: nothing follows the line).
+    // A rule with an `after` is decided by the case's later line (none given: nothing follows the line), when it names
+    // the same thing (`after.same`).
+    const bool own = contextOk && matchRule(rule, ec.line, captures);
     AttrMap later;
-    const bool followed = rule.after && !ec.after.empty() && matchAfter(rule, ec.after, later);
+    const bool followed =
+        rule.after && !ec.after.empty() && matchAfter(rule, ec.after, later) && sameThing(rule, captures, later);
+    if (!followed)
+        later.clear();
     const bool afterOk = !rule.after || followed != rule.after->absent;
-    const bool matched = contextOk && afterOk && matchRule(rule, ec.line, captures);
+    const bool matched = own && afterOk;
     if (matched != ec.shouldMatch) {
         if (!ec.shouldMatch)
             return "line must not match but does: " + ec.line;

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cctype>
 #include <optional>
+#include <set>
 
 namespace attrib::engine {
 
@@ -63,9 +64,8 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
     // A condition on a capture the pattern does not have would silently never hold. `gpu__2` sets `gpu`.
     const auto& groups = re.NamedCapturingGroups();
     const auto named = [&](const std::string& capture) {
-        return std::any_of(groups.begin(), groups.end(), [&](const auto& group) {
-            return group.first == capture || group.first.rfind(capture + "__", 0) == 0;
-        });
+        return std::any_of(groups.begin(), groups.end(),
+                           [&](const auto& group) { return captureField(group.first) == capture; });
     };
     for (const auto& condition : rule.require) {
         for (const std::string* capture : {&condition.capture, &condition.boundCapture}) {
@@ -80,7 +80,7 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
     // A capture named like a value every summary gets from the engine ({count} occurrences, {name} the symptom, ...)
     // would be silently replaced by the engine's value in summaries and reasons.
     for (const auto& group : groups) {
-        const std::string base = group.first.substr(0, group.first.find("__"));
+        const std::string base = captureField(group.first);
         if (base == "count" || base == "name" || base == "id" || base == "domain" || base == "time") {
             error(rule.id, line,
                   "named group '" + group.first + "': {" + base +
@@ -204,22 +204,52 @@ struct SideLine {
     std::string pattern;
     std::uint32_t within = 1;
     bool flag = false;
+    std::vector<std::string> same;
 };
 
-std::optional<SideLine> readSideLine(const json& c, const char* flagKey, bool flagDefault)
+/// `"same": ["capture", ...]` (only where `allowSame`): a list of non-empty, distinct capture names.
+bool readSame(const json& c, SideLine& side)
+{
+    if (!c.contains("same"))
+        return true;
+    const json& same = c["same"];
+    if (!same.is_array() || same.empty())
+        return false;
+    for (const auto& name : same) {
+        if (!name.is_string() || name.get<std::string>().empty())
+            return false;
+        side.same.push_back(name.get<std::string>());
+    }
+    std::sort(side.same.begin(), side.same.end());
+    return std::adjacent_find(side.same.begin(), side.same.end()) == side.same.end();
+}
+
+std::optional<SideLine> readSideLine(const json& c, const char* flagKey, bool flagDefault, bool allowSame = false)
 {
     if (!c.is_object())
         return std::nullopt;
     for (const auto& [key, value] : c.items())
-        if (key != "pattern" && key != "within" && key != flagKey)
+        if (key != "pattern" && key != "within" && key != flagKey && !(allowSame && key == "same"))
             return std::nullopt;
     const json within = c.value("within", json(1));
     const json flag = c.value(flagKey, json(flagDefault));
     if (!c.contains("pattern") || !c["pattern"].is_string() || c["pattern"].empty() || !within.is_number_integer() ||
         within.get<std::int64_t>() < 1 || within.get<std::int64_t>() > MaxContextLines || !flag.is_boolean())
         return std::nullopt;
-    return SideLine{c["pattern"].get<std::string>(), static_cast<std::uint32_t>(within.get<std::int64_t>()),
-                    flag.get<bool>()};
+    SideLine side{
+        c["pattern"].get<std::string>(), static_cast<std::uint32_t>(within.get<std::int64_t>()), flag.get<bool>(), {}};
+    if (!readSame(c, side))
+        return std::nullopt;
+    return side;
+}
+
+/// The fields a pattern's named groups set (`gpu__2` sets `gpu`).
+std::set<std::string> groupFields(const LazyRegex& pattern)
+{
+    std::set<std::string> fields;
+    for (const auto& [name, index] : pattern.regex().NamedCapturingGroups())
+        fields.insert(captureField(name));
+    return fields;
 }
 
 }  // namespace
@@ -251,17 +281,27 @@ bool Catalog::Loader::parseAfter(const json& r, const std::string& pointer, Extr
     if (!r.is_object() || !r.contains("after"))
         return true;
     const int line = lineAt(JsonPositions::child(pointer, "after"));
-    const auto side = readSideLine(r["after"], "absent", false);
+    const auto side = readSideLine(r["after"], "absent", false, true);
     if (!side) {
         error(rule.id, line,
               "'after' must be {\"pattern\": STRING, \"within\": 1.." + std::to_string(MaxContextLines) +
-                  ", \"absent\": BOOL}; rule left out");
+                  ", \"absent\": BOOL, \"same\": [CAPTURE...]}; rule left out");
         return false;
     }
     ExtractorAfter after{side->pattern, compileSidePattern(rule.id, line, "after", side->pattern), side->within,
-                         side->flag};
+                         side->flag, side->same};
     if (!after.re)
         return false;
+    if (!after.same.empty() && rule.re) {  // each name must be captured by both lines, or it compares nothing
+        const auto own = groupFields(*rule.re);
+        const auto later = groupFields(*after.re);
+        for (const auto& name : after.same)
+            if (!own.count(name) || !later.count(name)) {
+                error(rule.id, line,
+                      "'after' 'same' names '" + name + "', not captured by both patterns; rule left out");
+                return false;
+            }
+    }
     rule.after = std::move(after);
     return true;
 }

@@ -125,18 +125,6 @@ bool ExtractorSet::compiled() const
 
 namespace {
 
-/// The field a named group sets: `gpu__2` sets `gpu`, so that several alternatives of one pattern can each capture
-/// the same field (RE2 forbids a repeated group name).
-std::string captureField(const std::string& group)
-{
-    const auto cut = group.find("__");
-    return cut == std::string::npos || cut == 0 ? group : group.substr(0, cut);
-}
-
-}  // namespace
-
-namespace {
-
 /// Runs a pattern on a line and fills its named captures.
 bool matchCaptures(const LazyRegex& pattern, std::string_view text, AttrMap& captures)
 {
@@ -164,6 +152,15 @@ bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& cap
 bool matchAfter(const ExtractorRule& rule, std::string_view text, AttrMap& captures)
 {
     return rule.after && rule.after->re && matchCaptures(*rule.after->re, text, captures);
+}
+
+bool sameThing(const ExtractorRule& rule, const AttrMap& held, const AttrMap& later)
+{
+    return !rule.after || std::all_of(rule.after->same.begin(), rule.after->same.end(), [&](const std::string& name) {
+        const auto mine = held.find(name);
+        const auto theirs = later.find(name);
+        return mine == held.end() || theirs == later.end() || mine->second == theirs->second;
+    });
 }
 
 void ContextMemory::finish()
@@ -275,7 +272,8 @@ void decidePending(const ExtractorRule& rule, const AttrMap& captures, ContextMe
 {
     auto& pending = memory.pending;
     const auto decided = [&](const ContextMemory::Pending& p) {
-        return p.match.rule == &rule && (p.line < memory.line || p.tag < memory.tag);
+        return p.match.rule == &rule && (p.line < memory.line || p.tag < memory.tag) &&
+            sameThing(rule, p.match.captures, captures);
     };
     if (!rule.after->absent)
         for (auto& p : pending)

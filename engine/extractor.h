@@ -92,6 +92,9 @@ bool narrowsPattern(const ExtractorRule& rule);
 bool matchContext(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
 /// Runs one rule's `after` pattern on a line; fills its named captures.
 bool matchAfter(const ExtractorRule& rule, std::string_view text, AttrMap& captures);
+/// Whether a later line (its `after` captures) names the same thing as the held line (its captures): the rule's
+/// `after.same` captures agree wherever both lines have them.
+bool sameThing(const ExtractorRule& rule, const AttrMap& held, const AttrMap& later);
 
 /// Builds the event a match emits from an observation (node/gpu/rank/link taken from captures or the line).
 Event makeEvent(const LineMatch& match, const Observation& obs);

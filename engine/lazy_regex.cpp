@@ -18,4 +18,10 @@ const re2::RE2& LazyRegex::regex() const
     return *m_re;
 }
 
+std::string captureField(const std::string& group)
+{
+    const auto cut = group.find("__");
+    return cut == std::string::npos || cut == 0 ? group : group.substr(0, cut);
+}
+
 }  // namespace attrib::engine

@@ -34,4 +34,8 @@ private:
     mutable std::unique_ptr<re2::RE2> m_re;
 };
 
+/// The field a named group sets: `gpu__2` sets `gpu`, so that several alternatives of one pattern can each capture
+/// the same field (RE2 forbids a repeated group name).
+std::string captureField(const std::string& group);
+
 }  // namespace attrib::engine
