@@ -88,23 +88,6 @@ std::uint64_t fnv1a(std::string_view data, std::uint64_t seed)
     return h;
 }
 
-namespace {
-// Howard Hinnant's civil-from-days.
-void civilFromDays(std::int64_t z, int& y, unsigned& m, unsigned& d)
-{
-    z += 719468;
-    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-    const unsigned doe = static_cast<unsigned>(z - era * 146097);
-    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const std::int64_t yy = static_cast<std::int64_t>(yoe) + era * 400;
-    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const unsigned mp = (5 * doy + 2) / 153;
-    d = doy - (153 * mp + 2) / 5 + 1;
-    m = mp < 10 ? mp + 3 : mp - 9;
-    y = static_cast<int>(yy + (m <= 2));
-}
-}  // namespace
-
 std::string formatTime(TimeNs time, TimeSource source)
 {
     if (time == NoTime)
@@ -115,23 +98,9 @@ std::string formatTime(TimeNs time, TimeSource source)
                       static_cast<long long>((time % NsPerSec) / 1000));
         return buf;
     }
-    std::int64_t secs = time / NsPerSec;
-    std::int64_t ns = time % NsPerSec;
-    if (ns < 0) {
-        ns += NsPerSec;
-        --secs;
-    }
-    std::int64_t days = secs / 86400;
-    std::int64_t rem = secs % 86400;
-    if (rem < 0) {
-        rem += 86400;
-        --days;
-    }
-    int y;
-    unsigned m, d;
-    civilFromDays(days, y, m, d);
-    std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d.%06lldZ", y, m, d, static_cast<int>(rem / 3600),
-                  static_cast<int>(rem % 3600 / 60), static_cast<int>(rem % 60), static_cast<long long>(ns / 1000));
+    const CivilTime c = civilTime(time);
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", c.year, c.month, c.day, c.hour, c.minute,
+                  c.second, c.nanos / 1000);
     return buf;
 }
 

@@ -119,6 +119,38 @@ TimeNs makeTime(int year, int month, int day, int hour, int minute, int second, 
     return seconds * NsPerSec + nanos;
 }
 
+CivilTime civilTime(TimeNs time)
+{
+    std::int64_t secs = time / NsPerSec;
+    std::int64_t ns = time % NsPerSec;
+    if (ns < 0) {
+        ns += NsPerSec;
+        --secs;
+    }
+    std::int64_t days = secs / 86400;
+    std::int64_t rem = secs % 86400;
+    if (rem < 0) {
+        rem += 86400;
+        --days;
+    }
+    // Howard Hinnant's civil_from_days.
+    const std::int64_t z = days + 719468;
+    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const auto doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    CivilTime c;
+    c.day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+    c.month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    c.year = static_cast<int>(static_cast<std::int64_t>(yoe) + era * 400 + (c.month <= 2 ? 1 : 0));
+    c.hour = static_cast<int>(rem / 3600);
+    c.minute = static_cast<int>(rem % 3600 / 60);
+    c.second = static_cast<int>(rem % 60);
+    c.nanos = static_cast<long>(ns);
+    return c;
+}
+
 std::optional<IsoStamp> parseIsoStamp(std::string_view s)
 {
     std::size_t pos = 0;

@@ -15,6 +15,19 @@ namespace attrib::engine {
 /// Days-from-civil conversion; valid for the proleptic Gregorian calendar. Times are UTC.
 TimeNs makeTime(int year, int month, int day, int hour, int minute, int second, long nanos = 0);
 
+/// The UTC calendar fields of a time: the inverse of makeTime (`nanos` in 0..999999999, a time before a whole second
+/// belongs to the second before it). For any time but NoTime.
+struct CivilTime {
+    int year = 1970;
+    int month = 1;
+    int day = 1;
+    int hour = 0;
+    int minute = 0;
+    int second = 0;
+    long nanos = 0;
+};
+CivilTime civilTime(TimeNs time);
+
 /// An ISO 8601 stamp at the start of a text: its time and how many bytes it used.
 struct IsoStamp {
     TimeNs time = NoTime;

@@ -11,7 +11,6 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <iterator>
 #include <tuple>
 
@@ -95,10 +94,7 @@ int yearOf(TimeNs t)
 {
     if (t == NoTime)
         return 0;
-    const std::time_t secs = static_cast<std::time_t>(t / NsPerSec);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    return tm.tm_year + 1900;
+    return engine::civilTime(t).year;
 }
 
 Collector::Collector(const Catalog& catalog, const AnalyzeOptions& options, AnalysisResult& result, Pass pass)

@@ -9,7 +9,6 @@
 
 #include <array>
 #include <cctype>
-#include <ctime>
 
 namespace attrib::importers::detail {
 
@@ -283,12 +282,11 @@ int YearTracker::yearFor(int month)
 
 void YearTracker::anchor(TimeNs dated)
 {
-    const auto secs = static_cast<std::time_t>(dated / engine::NsPerSec);
-    std::tm tm{};
-    if (dated == engine::NoTime || !gmtime_r(&secs, &tm))
+    if (dated == engine::NoTime)
         return;
-    m_year = tm.tm_year + 1900;
-    m_lastMonth = tm.tm_mon + 1;
+    const engine::CivilTime c = engine::civilTime(dated);
+    m_year = c.year;
+    m_lastMonth = c.month;
 }
 
 bool startsWith(std::string_view s, std::string_view prefix)

@@ -11,7 +11,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <ctime>
+#include <cstdio>
 
 namespace attrib::importers::detail {
 
@@ -29,11 +29,10 @@ std::string isoOf(TimeNs t)
 {
     if (t == engine::NoTime)
         return {};
-    const std::time_t secs = static_cast<std::time_t>(t / engine::NsPerSec);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    const engine::CivilTime c = engine::civilTime(t);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year, c.month, c.day, c.hour, c.minute,
+                  c.second);
     return buf;
 }
 

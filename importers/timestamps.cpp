@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cctype>
-#include <ctime>
 #include <utility>
 
 namespace attrib::importers {
@@ -54,13 +53,8 @@ bool isWeekday(std::string_view s)
 
 TimeNs shiftYears(TimeNs t, int years)
 {
-    using engine::NsPerSec;
-    const TimeNs whole = t / NsPerSec - (t % NsPerSec < 0 ? 1 : 0);
-    const auto secs = static_cast<std::time_t>(whole);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    return makeTime(tm.tm_year + 1900 + years, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
-                    static_cast<long>(t - whole * NsPerSec));
+    const engine::CivilTime c = engine::civilTime(t);
+    return makeTime(c.year + years, c.month, c.day, c.hour, c.minute, c.second, c.nanos);
 }
 
 int monthFromAbbrev(std::string_view s)

@@ -89,6 +89,12 @@ void TestTimestamps::makeTimeKnownEpochs()
     QFETCH(qint64, seconds);
     QCOMPARE(makeTime(civil[0], civil[1], civil[2], civil[3], civil[4], civil[5]), seconds * Sec);
     QCOMPARE(makeTime(civil[0], civil[1], civil[2], civil[3], civil[4], civil[5], 42), seconds * Sec + 42);
+    // civilTime inverts it, a fraction staying with its whole second (also before the epoch).
+    for (const qint64 nanos : {qint64(0), qint64(42), qint64(999'999'999)}) {
+        const attrib::engine::CivilTime c = attrib::engine::civilTime(seconds * Sec + nanos);
+        QCOMPARE((QList<int>{c.year, c.month, c.day, c.hour, c.minute, c.second}), civil);
+        QCOMPARE(qint64(c.nanos), nanos);
+    }
 }
 
 void TestTimestamps::iso8601_data()
