@@ -328,8 +328,9 @@ std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear
     if (!readDigits(s, pos, 2, a) || !expect(s, pos, '/') || !readDigits(s, pos, 2, b) || !expect(s, pos, '/'))
         return std::nullopt;
     const std::size_t lastDigits = digitRun(s, pos);
-    if ((lastDigits != 2 && lastDigits != 4) || !readDigits(s, pos, lastDigits, c) || !expect(s, pos, ' ') ||
-        !readClock(s, pos, hour, minute, second))
+    // TensorRT's Python logger writes `%m/%d/%Y-%H:%M:%S`: a dash between date and time, only after a 4-digit year.
+    if ((lastDigits != 2 && lastDigits != 4) || !readDigits(s, pos, lastDigits, c) ||
+        !(expect(s, pos, ' ') || (lastDigits == 4 && expect(s, pos, '-'))) || !readClock(s, pos, hour, minute, second))
         return std::nullopt;
     int year = c, month = a, day = b;
     if (lastDigits == 2 && shortYear == ShortYear::First) {

@@ -50,7 +50,8 @@ std::optional<StampMatch> parseFabricManager(std::string_view s);
 /// Where a two-digit year stands in a slash date: last in strftime's `%x` (C locale `MM/DD/YY`: Python Rich's log
 /// handler), first in log4j's `yy/MM/dd` (Spark's default console layout).
 enum class ShortYear : std::uint8_t { Last, First };
-/// A numeric date and time with slashes: `06/18/2024 10:22:33` (PBS/Torque daemon logs, Windows tools; month first
+/// A numeric date and time with slashes: `06/18/2024 10:22:33` (PBS/Torque daemon logs, Windows tools; TensorRT and
+/// TensorRT-LLM's Python loggers put a dash before the time, `12/06/2026-10:11:12`; month first
 /// as in the C locale, unless the first number cannot be a month: `18/06/2024` is day first), or with a two-digit
 /// year (20YY) where `shortYear` says. Fraction optional; no bracket included.
 std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear);

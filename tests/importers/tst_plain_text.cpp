@@ -241,6 +241,9 @@ void TestPlainText::frameworkStamps()
           TimeSource::Absolute, "", "06/18/2024 10:22:33;0008;PBS_Server.12345;Job;123.pbs;Exit_status=271"},
          {"18/06/2024 10:22:33.5 day first", makeTime(2024, 6, 18, 10, 22, 33) + 500 * Ms, TimeSource::Absolute, "",
           "18/06/2024 10:22:33.5 day first"},
+         // TensorRT-LLM's Python logger (`datefmt='%m/%d/%Y-%H:%M:%S'`, tensorrt_llm/logger.py).
+         {"[12/06/2026-10:11:12] [TRT-LLM] [E] Engine building failed", makeTime(2026, 12, 6, 10, 11, 12),
+          TimeSource::Absolute, "", "[12/06/2026-10:11:12] [TRT-LLM] [E] Engine building failed"},
          {"06/18/2024 10:22:33x glued", NoTime, TimeSource::None, "", "06/18/2024 10:22:33x glued"},
          {"[06/18/2024 10:22:33 unclosed", NoTime, TimeSource::None, "", "[06/18/2024 10:22:33 unclosed"},
          {"13/13/2024 10:22:33 no such month", NoTime, TimeSource::None, "", "13/13/2024 10:22:33 no such month"},

@@ -302,6 +302,9 @@ void TestTimestamps::slashDate_data()
     addRow("log4j yy/MM/dd", "21/01/15 18:40:27 WARN", 1, true, makeTime(2021, 1, 15, 18, 40, 27), 17);
     addRow("fraction", "06/18/2024 10:22:33.250 x", 0, true, makeTime(2024, 6, 18, 10, 22, 33, 250000000), 23);
     addRow("day first when month cannot be", "25/12/2023 08:00:00", 0, true, makeTime(2023, 12, 25, 8, 0, 0), 19);
+    addRow("TensorRT logger %m/%d/%Y-%H:%M:%S", "12/06/2026-10:11:12] [TRT] [E] x", 0, true,
+           makeTime(2026, 12, 6, 10, 11, 12), 19);
+    addRow("dash after a two-digit year", "12/06/26-10:11:12", 0, false);
     addRow("both over 12", "25/13/2023 08:00:00", 0, false);
     addRow("Feb 30", "02/30/2024 08:00:00", 0, false);
     addRow("log4j month 13", "21/13/15 18:40:27", 1, false);
