@@ -86,7 +86,8 @@ private Q_SLOTS:
         for (const auto& s : spans)
             xid = xid || (s.capture && line.mid(s.start, s.length) == QStringLiteral("149"));
         QVERIFY(xid);
-        QVERIFY(source.matchSpans(engine::SourceKind::App, line).isEmpty());  // Xid rules read kernel logs only
+        // Xid rules read kernel-like logs (and relays of them), not Fabric Manager's log.
+        QVERIFY(source.matchSpans(engine::SourceKind::FabricManager, line).isEmpty());
         // Offsets are UTF-16 positions even after multi-byte characters.
         const QString accented = QStringLiteral("\u00e9\u00e9 ") + line;
         const auto shifted = source.matchSpans(engine::SourceKind::Kernel, accented);

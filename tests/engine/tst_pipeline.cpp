@@ -46,7 +46,7 @@ private Q_SLOTS:
         QCOMPARE(out.front().rule->id, std::string("nvrm_xid"));
         QCOMPARE(out.front().captures.at("xid"), std::string("79"));
         out.clear();
-        QVERIFY(!set.match(SourceKind::App, xid, out));  // Xid rules do not read application logs
+        QVERIFY(!set.match(SourceKind::FabricManager, xid, out));  // Xid rules do not read Fabric Manager's log
         QVERIFY(!set.match(SourceKind::Kernel, "EXT4-fs (nvme0n1p2): mounted filesystem", out));
     }
 
