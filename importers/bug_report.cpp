@@ -194,15 +194,8 @@ private:
         ParsedLine parsed;
         if (trim(clean).empty() || !m_app->parse(clean, parsed))
             return true;
-        Record r = lineRecord(raw);
+        Record r = recordOf(raw, parsed);
         r.kind = SourceKind::App;
-        r.time = parsed.time;
-        r.timeSource = parsed.time == engine::NoTime ? TimeSource::None : parsed.timeSource;
-        r.host = std::string(parsed.host);
-        r.rank = parsed.rank;
-        r.gpu = parsed.gpu;
-        r.stream = parsed.stream;
-        r.text = std::string(parsed.text);
         return m_sink(r);
     }
 
