@@ -87,6 +87,7 @@ public:
         , m_ring(makeFormatParser(Format::DmesgRaw, TimeHints{hints.year, engine::NoTime}))
         , m_syslog(makeFormatParser(Format::Rfc3164, hints))
         , m_app(makeFormatParser(Format::App, hints))
+        , m_tracebacks(options, stats)
     {
     }
 
@@ -112,6 +113,8 @@ public:
              clean.find("NVIDIA bug report log file") != std::string_view::npos))
             m_report = true;
         if (clean.find("==============NVSMI LOG==============") != std::string_view::npos) {
+            if (m_section == Section::Output && !m_tracebacks.flushAll(m_sink))
+                return false;
             m_section = Section::Smi;
         } else if (!m_report && !m_sections && m_section != Section::Output && endsSmiListing(clean)) {
             if (!closeGpu())
@@ -129,7 +132,7 @@ public:
 
     bool endSection()
     {
-        const bool ok = m_joiner.flush() && closeGpu();
+        const bool ok = m_joiner.flush() && closeGpu() && m_tracebacks.flushAll(m_sink);
         m_section = Section::Other;
         return ok;
     }
@@ -188,7 +191,8 @@ private:
         return true;
     }
 
-    /// A line of the job's own output around its `nvidia-smi -q` listing, read as an application log line.
+    /// A line of the job's own output around its `nvidia-smi -q` listing, read as an application log line: a
+    /// Python traceback in it becomes one exception record, as in an application log.
     bool outputLine(const RawLine& raw, std::string_view clean)
     {
         ParsedLine parsed;
@@ -196,7 +200,10 @@ private:
             return true;
         Record r = recordOf(raw, parsed);
         r.kind = SourceKind::App;
-        return m_sink(r);
+        bool emit = true;
+        if (!m_tracebacks.offer(r, m_sink, emit))
+            return false;
+        return !emit || m_sink(r);
     }
 
     /// Every nvidia-smi -q line is an inventory record too (clock event reasons, retired pages, ...), with the
@@ -244,6 +251,7 @@ private:
     std::unique_ptr<LineParser> m_ring;
     std::unique_ptr<LineParser> m_syslog;
     std::unique_ptr<LineParser> m_app;
+    TracebackJoiner m_tracebacks;  ///< the job output's tracebacks
     Section m_section = Section::Other;
     bool m_sections = false;  ///< a separator was seen: the report's sections decide
     bool m_report = false;    ///< the report's own preamble was seen

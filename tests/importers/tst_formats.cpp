@@ -160,6 +160,11 @@ private Q_SLOTS:
                                  "GPU 00000000:18:00.0\n"
                                  "    Product Name                          : NVIDIA H100 80GB HBM3\n"
                                  "\n"
+                                 "[rank0]: Traceback (most recent call last):\n"
+                                 "[rank0]:   File \"/opt/train.py\", line 40, in <module>\n"
+                                 "[rank0]:     main()\n"
+                                 "[rank0]:   File \"/opt/train.py\", line 31, in main\n"
+                                 "[rank0]:     x = torch.empty(n, device=\"cuda\")\n"
                                  "[rank0]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n";
         const auto r = tests::readAll(text, "slurm-1234.out");
         QCOMPARE(std::string(toString(r.sniffed.format)), std::string("nvidia-bug-report"));
@@ -174,6 +179,14 @@ private Q_SLOTS:
         QCOMPARE(app.size(), std::size_t(2));
         QCOMPARE(app[0], std::string("Job 1234 starting on gpu-n07"));
         QVERIFY(app[1].rfind("torch.OutOfMemoryError: CUDA out of memory.", 0) == 0);
+        // Its traceback is one exception record, as in an application log: frames as a label, not five more lines.
+        const auto oom = std::find_if(r.records.begin(), r.records.end(), [](const auto& rec) {
+            return rec.text.find("OutOfMemoryError") != std::string::npos;
+        });
+        QVERIFY(oom->labels.count("traceback") == 1);
+        QVERIFY(oom->labels.at("traceback").find("/opt/train.py") != std::string::npos);
+        QCOMPARE(oom->line, std::uint64_t(10));
+        QCOMPARE(oom->textLine, std::uint64_t(15));
         // A real report keeps its sections: no application line comes out of the fixture.
         const auto report = tests::readAll(tests::fixture("nvidia-bug-report.log"), "nvidia-bug-report.log");
         QVERIFY(std::none_of(report.records.begin(), report.records.end(),
