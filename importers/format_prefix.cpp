@@ -182,7 +182,7 @@ bool stripPod(std::string_view& s)
     return true;
 }
 
-/// MPICH / Intel MPI Hydra: `[proxy:0:1@host] ` or `[mpiexec@host] `.
+/// MPICH / Intel MPI Hydra: `[proxy:0:1@host] `, `[mpiexec@host] ` or Intel's bootstrap proxy `[bstrap:0:-1@host] `.
 bool stripHydraHost(std::string_view& s, std::string_view& host)
 {
     const std::size_t close = s.find("] ");
@@ -190,7 +190,7 @@ bool stripHydraHost(std::string_view& s, std::string_view& host)
     if (!charAt(s, 0, '[') || close == std::string_view::npos || close > 300 || atSign > close)
         return false;
     const std::string_view who = s.substr(1, atSign - 1);
-    if (!startsWith(who, "proxy:") && who != "mpiexec")
+    if (!startsWith(who, "proxy:") && !startsWith(who, "bstrap:") && who != "mpiexec")
         return false;
     const std::string_view name = s.substr(atSign + 1, close - atSign - 1);
     if (!isHostName(name))

@@ -310,6 +310,12 @@ void TestPlainText::nodeNamedByLine()
           "srun: error: Node failure on gpu-n13"},
          {"[proxy:0:1@gpu-n14] HYDU_sock_write: write error", NoTime, TimeSource::None, "gpu-n14",
           "HYDU_sock_write: write error"},
+         // Intel MPI's bootstrap proxy names the host it runs on the same way (hydra_bstrap_proxy.c)
+         {"[bstrap:0:-1@gpu-n16] HYD_sock_connect (hydra_sock_intel.c:207): unable to connect from \"gpu-n16\" to "
+          "\"gpu-n01\" (No route to host)",
+          NoTime, TimeSource::None, "gpu-n16",
+          "HYD_sock_connect (hydra_sock_intel.c:207): unable to connect from \"gpu-n16\" to \"gpu-n01\" (No route to "
+          "host)"},
          // pdsh / clush name the node they ran on; it wins over the machine's own name in an NCCL prefix
          {"node01: VM-0-14-centos:106:196 [0] transport/net_ib.cc:73 NCCL WARN NET/IB : Got async event : GID table "
           "change",
