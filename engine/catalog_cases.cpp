@@ -320,17 +320,14 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
         bool ok = checkSymptomRegistered(catalog, rule.symptom, rule.id, rule.where, outcome.diagnostics);
         // The cases run on a copy of the pattern, dropped afterwards: the DFA states and reverse program they
         // build would otherwise stay in the catalog for the life of the process (most of its memory).
-        const auto scratch = [](const std::shared_ptr<const LazyRegex>& re) {
-            return re ? std::make_shared<const LazyRegex>(re->pattern(), re->options(), re->programSize()) : re;
-        };
         const auto compiled = rule.re;
-        rule.re = scratch(compiled);
+        rule.re = freshCopy(compiled);
         const auto contextCompiled = rule.context ? rule.context->re : nullptr;  // the context pattern likewise
         if (rule.context)
-            rule.context->re = scratch(contextCompiled);
+            rule.context->re = freshCopy(contextCompiled);
         const auto afterCompiled = rule.after ? rule.after->re : nullptr;
         if (rule.after)
-            rule.after->re = scratch(afterCompiled);
+            rule.after->re = freshCopy(afterCompiled);
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
             const std::string failure = checkExtractorCase(rule, ec, catalog);

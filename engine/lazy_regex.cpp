@@ -18,6 +18,11 @@ const re2::RE2& LazyRegex::regex() const
     return *m_re;
 }
 
+std::shared_ptr<const LazyRegex> freshCopy(const std::shared_ptr<const LazyRegex>& re)
+{
+    return re ? std::make_shared<const LazyRegex>(re->pattern(), re->options(), re->programSize()) : re;
+}
+
 std::string captureField(const std::string& group)
 {
     const auto cut = group.find("__");

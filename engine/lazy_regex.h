@@ -34,6 +34,10 @@ private:
     mutable std::unique_ptr<re2::RE2> m_re;
 };
 
+/// A copy of `re` not yet compiled (null stays null). Inline cases run on such a copy, so that the DFA states and
+/// reverse program they build are dropped with it instead of staying in the catalog for the life of the process.
+std::shared_ptr<const LazyRegex> freshCopy(const std::shared_ptr<const LazyRegex>& re);
+
 /// The field a named group sets: `gpu__2` sets `gpu`, so that several alternatives of one pattern can each capture
 /// the same field (RE2 forbids a repeated group name).
 std::string captureField(const std::string& group);

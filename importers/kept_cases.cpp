@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <memory>
 
 namespace attrib::importers {
 
@@ -80,16 +79,13 @@ std::string kindNote(const engine::ExtractorRule& rule, const std::vector<KeptTe
 /// grew past the hostile suite's 512 MB cap).
 engine::ExtractorRule scratchCopy(const engine::ExtractorRule& rule)
 {
-    const auto fresh = [](const std::shared_ptr<const engine::LazyRegex>& re) {
-        return re ? std::make_shared<const engine::LazyRegex>(re->pattern(), re->options(), re->programSize()) : re;
-    };
     engine::ExtractorRule copy = rule;
-    copy.re = fresh(rule.re);
-    copy.exclude = fresh(rule.exclude);
+    copy.re = engine::freshCopy(rule.re);
+    copy.exclude = engine::freshCopy(rule.exclude);
     if (copy.context)
-        copy.context->re = fresh(rule.context->re);
+        copy.context->re = engine::freshCopy(rule.context->re);
     if (copy.after)
-        copy.after->re = fresh(rule.after->re);
+        copy.after->re = engine::freshCopy(rule.after->re);
     return copy;
 }
 
