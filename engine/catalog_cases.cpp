@@ -328,6 +328,8 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
         const auto afterCompiled = rule.after ? rule.after->re : nullptr;
         if (rule.after)
             rule.after->re = freshCopy(afterCompiled);
+        const auto excludeCompiled = rule.exclude;
+        rule.exclude = freshCopy(excludeCompiled);
         for (std::size_t i = 0; i < rule.cases.size(); ++i) {
             const auto& ec = rule.cases[i];
             const std::string failure = checkExtractorCase(rule, ec, catalog);
@@ -343,6 +345,7 @@ std::shared_ptr<const ExtractorSet> evaluateCatalogCases(const Catalog& catalog,
             rule.context->re = contextCompiled;
         if (rule.after)
             rule.after->re = afterCompiled;
+        rule.exclude = excludeCompiled;
         if (ok)
             kept.push_back(std::move(rule));
         else

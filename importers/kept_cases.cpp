@@ -140,7 +140,7 @@ KeptCaseReport checkKeptCases(const engine::Catalog& catalog)
             for (const auto& line : lines)
                 raw.push_back({engine::SourceKind::Text, line});
             if (firesOn(set, rule, raw) != ec.shouldMatch)  // not the importer's doing: the set decides the raw line so
-                f.message = std::string("the catalog's extractor set ") +
+                f.message = std::string("the rule's own pattern ") +
                     (ec.shouldMatch ? "does not fire it" : "fires it") + " even on the raw line";
             else if (ec.shouldMatch)
                 f.message =

@@ -41,9 +41,9 @@ struct KeptCaseReport {
 };
 
 /// Runs every case of the catalog's loaded extractors (the rules whose raw cases pass) as a plain text file, the
-/// case's context line first, and matches the records with the catalog's extractor set as analyze does (source
-/// kinds, literal prefilter, context memory). Reports a must-match case whose rule does not fire on what is kept,
-/// and a must-not-match case whose rule fires there.
+/// case's context line first, and matches the records as analyze does (source kinds, literal prefilter, context
+/// memory), with the rule alone in an extractor set of its own on fresh copies of its patterns. Reports a must-match
+/// case whose rule does not fire on what is kept, and a must-not-match case whose rule fires there.
 KeptCaseReport checkKeptCases(const engine::Catalog& catalog);
 
 }  // namespace attrib::importers
