@@ -2,6 +2,7 @@
 // Node names as the evidence spells hosts.
 #include "engine/host_name.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace attrib::engine {
@@ -17,20 +18,70 @@ bool isAddress(std::string_view host)
     return host.find_first_not_of("0123456789.") == std::string_view::npos;
 }
 
-/// A poster's redaction in place of a host name: brackets or stars, which no host name holds, or the letter x
-/// three or more times in a row, in any case.
+bool lowerEquals(std::string_view a, std::string_view lower)
+{
+    if (a.size() != lower.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != lower[i])
+            return false;
+    return true;
+}
+
+/// A word a poster writes in place of the name, in any case, as a part of it (`gpu-REDACTED`, `hostname`).
+bool isPlaceholderWord(std::string_view part)
+{
+    for (const std::string_view word : {"redacted", "masked", "hidden", "anonymized", "hostname", "nodename"})
+        if (lowerEquals(part, word))
+            return true;
+    return false;
+}
+
+/// A part of a name written in capitals the way a template names a variable (`HOST`, `PRIVATE_IP`, `MASTER_ADDR`):
+/// counted only where every part of the name is in capitals.
+bool isVariableWord(std::string_view part)
+{
+    for (const std::string_view word : {"HOST", "NODE", "IP", "ADDR", "ADDRESS", "SERVER", "MASTER", "HOSTNAME"})
+        if (part == word)
+            return true;
+    return false;
+}
+
+bool allCapitals(std::string_view host)
+{
+    return !host.empty() && host.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ_-.") == std::string_view::npos;
+}
+
+}  // namespace
+
 bool isRedactedHost(std::string_view host)
 {
     if (host.find_first_of("<>{}*") != std::string_view::npos)
         return true;
+    if (!host.empty() && host.find_first_not_of(".\xe2\x80\xa6") == std::string_view::npos)
+        return true;  // `...` or `\u2026` where the name was cut out
     std::size_t run = 0;
     for (const char c : host) {
         run = (c == 'x' || c == 'X') ? run + 1 : 0;
         if (run >= 3)
             return true;
     }
-    return false;
+    // Split at `-`, `.` and `_`: a part of only x (two or more) or a placeholder word, and no part with a digit.
+    const bool capitals = allCapitals(host);
+    bool masked = false;
+    for (std::size_t start = 0; start <= host.size();) {
+        const std::size_t end = std::min(host.find_first_of("-._", start), host.size());
+        const std::string_view part = host.substr(start, end - start);
+        if (part.find_first_of("0123456789") != std::string_view::npos)
+            return false;
+        masked = masked || (part.size() >= 2 && part.find_first_not_of("xX") == std::string_view::npos) ||
+            isPlaceholderWord(part) || (capitals && isVariableWord(part));
+        start = end + 1;
+    }
+    return masked;
 }
+
+namespace {
 
 /// Digits alone, no dot: no host name (RFC 1123 2.1 keeps a name from looking numeric), no address either. A
 /// syslog header whose host field is a number is a shifted or foreign format (a sequence number, a year).

@@ -26,24 +26,6 @@ constexpr std::size_t SniffBytes = std::size_t{64} * 1024;
 constexpr std::size_t SniffMinLines = 16;
 constexpr std::size_t MaxSniffBytes = std::size_t{1024} * 1024;
 
-/// A host a poster redacted (`ip-xx-xx-x-xx`, `node-XXX`, `xx.xx.xx.xx`, `gpu-REDACTED`): a part of only `x` (two or
-/// more) or the word itself stands where the name or address was, and no part keeps a digit. Such a line names no
-/// node: every redacted line of a bundle would otherwise name the one made-up node, and the verdict blame it.
-bool isRedactedHost(std::string_view host)
-{
-    bool masked = false;
-    for (std::size_t start = 0; start <= host.size();) {
-        const std::size_t end = std::min(host.find_first_of("-._", start), host.size());
-        const std::string_view part = host.substr(start, end - start);
-        if (part.find_first_of("0123456789") != std::string_view::npos)
-            return false;
-        masked = masked || (part.size() >= 2 && part.find_first_not_of("xX") == std::string_view::npos) ||
-            part == "redacted" || part == "REDACTED";
-        start = end + 1;
-    }
-    return masked;
-}
-
 bool needsMore(const std::string& head)
 {
     if (head.size() >= MaxSniffBytes)
@@ -192,7 +174,7 @@ bool Collector::onRecord(Record& r, FileState& fs)
         r.host = kubeletEventNode(r.text);
     if (r.host != fs.lastHost) {
         fs.lastHost = r.host;
-        fs.lastNode = isRedactedHost(r.host) ? std::string() : shortHost(r.host);
+        fs.lastNode = shortHost(r.host);
     }
     trackDescribedNode(r.text, fs);
     // The node: from the file's path, else from the line itself, else from the `kubectl describe` object the line

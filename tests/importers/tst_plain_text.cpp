@@ -406,8 +406,12 @@ void TestPlainText::nodeNamedByLine()
     QCOMPARE(shortHost("fe80::1"), std::string("fe80::1"));
     QCOMPARE(shortHost("node-1a.example"), std::string("node-1a"));
     QCOMPARE(shortHost("-worker-1"), std::string());  // the tail of a truncated name is no node
-    for (const char* placeholder : {"<cluster_name>", "{hostname}", "***", "node-xxx", "XxX.example.com"})
+    for (const char* placeholder :
+         {"<cluster_name>", "{hostname}", "***", "node-xxx", "XxX.example.com", "ip-xx-xx-x-xx", "gpu-REDACTED",
+          "HOSTNAME", "hostname", "PRIVATE_IP", "MASTER_ADDR", "...", "xx.xx.xx.xx"})
         QCOMPARE(shortHost(placeholder), std::string());  // a poster's redaction names no node
+    for (const char* name : {"login-node", "head-node", "DESKTOP-QWERTY", "host", "NODE7", "hostname-1"})
+        QVERIFY(!shortHost(name).empty());  // words that only look like placeholders are real names
     QCOMPARE(shortHost("box-7"), std::string("box-7"));
     QCOMPARE(shortHost("xx-n1"), std::string("xx-n1"));
     QCOMPARE(shortHost("222"), std::string());  // a bare number is no host name (RFC 1123) and no address
