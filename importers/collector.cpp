@@ -168,7 +168,7 @@ bool Collector::onRecord(Record& r, FileState& fs)
         return offerLead(r, fs);
     if (!r.labels.empty() && r.labels.begin()->first.rfind("context.", 0) == 0)
         collectContext(r.labels, fs);
-    const SourceKind kind = r.kind != SourceKind::Unknown ? r.kind : fs.sniffed.kind;
+    SourceKind kind = r.kind != SourceKind::Unknown ? r.kind : fs.sniffed.kind;
     takeBroadcastHost(r, fs);
     if (r.host.empty())
         r.host = kubeletEventNode(r.text);
@@ -197,6 +197,10 @@ bool Collector::onRecord(Record& r, FileState& fs)
     // A rule with an `after` holds its match until a later line decides it: the record is kept aside meanwhile.
     const auto waits = [&] { return !fs.context.pending.empty() && fs.context.pending.back().tag == fs.records; };
     bool matched = matchRecord(r, kind, fs);
+    if (!matched && !waits())
+        matched = matchWrapped(r, kind, fs);  // may replace the record by it joined to the line before
+    else
+        fs.wrapHeadRecord = 0;
     if ((matched || waits()) && sanitizeUtf8(r.text))  // rare: match again so captures hold valid UTF-8 too
         matched = matchRecord(r, kind, fs);
     const std::size_t kept = matched ? keep(r, kind, node, fs) : NotKept;

@@ -29,7 +29,8 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
     std::size_t pos = 0;
     std::string_view name;
     const std::size_t colon = s.find(':');
-    if (colon != 0 && colon != std::string_view::npos && s.substr(0, colon).find_first_of(" \t[]") == s.npos) {
+    // A quote is no part of a host: `"node:1:2 [0] NCCL ...",` is a line quoted in a JSON array or a Python list.
+    if (colon != 0 && colon != std::string_view::npos && s.substr(0, colon).find_first_of(" \t[]\"'`") == s.npos) {
         pos = colon + 1;
         int pid = 0;
         int tid = 0;

@@ -146,6 +146,8 @@ void addAppParseRows()
               .text = "gpu-server320 [5] misc/socket.cc:46 NCCL WARN Net : Connect failed"});
     parseRow("not NCCL without its message", "app", "epoch3 [5] loss 0.1", {.text = "epoch3 [5] loss 0.1"});
     parseRow("a rank tag is no host", "app", "rank3 [3] NCCL INFO x", {.text = "rank3 [3] NCCL INFO x"});
+    parseRow("quoted NCCL line names no host", "app", "\"node-02:4321:4400 [3] NCCL WARN x\",",
+             {.text = "\"node-02:4321:4400 [3] NCCL WARN x\","});
     parseRow("redacted NCCL host", "app", "<cluster_name>:922:1149 [3] NCCL WARN x",
              {.host = "<cluster_name>", .gpu = 3, .text = "<cluster_name>:922:1149 [3] NCCL WARN x"});
     parseRow(

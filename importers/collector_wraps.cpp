@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Messages broken over lines by hand: a ticket, a documentation page or a chat paste wraps a long message wherever
+// the poster's editor did (`srun: error: Unable to create step for job 4203072: Invalid generic` then `resource
+// (gres) specification`), at no fixed width, so the reader's terminal-wrap joining cannot see it. Two neighbouring
+// unstamped lines that each match nothing are matched once more as one line: joined with a space, and without one
+// where the break fell inside a word. The joined line is kept only when it matches, and evidence cites its first line.
+#include "importers/collector.h"
+
+#include <cctype>
+
+namespace attrib::importers::detail {
+
+namespace {
+
+/// Lines longer than this are records of their own, not pieces of a hand-wrapped message.
+constexpr std::size_t MaxWrapPiece = 1000;
+/// Joined pairs matched per file at most: a large unstamped log costs at most this many extra matches.
+constexpr std::uint32_t MaxWrapTries = 20000;
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+bool isAlnum(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) != 0;
+}
+
+/// A piece a message can go on after: it stops on a letter, a digit, or a character no sentence ends with.
+bool endsOpen(std::string_view s)
+{
+    while (!s.empty() && isBlank(s.back()))
+        s.remove_suffix(1);
+    if (s.size() < 16)
+        return false;  // a word or two alone is a heading or a value, not the head of a long message
+    const char c = s.back();
+    return isAlnum(c) || c == ',' || c == '(' || c == '/' || c == '-' || c == '_' || c == '=' || c == ':';
+}
+
+/// The rest of a broken message: it goes on in lower case, with a number, a quoted or bracketed name or a path. A
+/// capital letter opens a line of its own (a new message, a logger's line, an exception).
+bool startsContinuation(std::string_view s)
+{
+    if (s.empty())
+        return false;
+    const char c = s.front();
+    return std::islower(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '"' ||
+        c == '\'' || c == '(' || c == '/' || c == '.' || c == '_' || c == '<';
+}
+
+/// The line carries no stamp of its own (its time, if any, was inherited from the lines before it).
+bool unstamped(const Record& r)
+{
+    return r.timeSource == TimeSource::None || r.timeSource == TimeSource::Inherited;
+}
+
+}  // namespace
+
+bool Collector::matchWrapped(Record& r, SourceKind& kind, FileState& fs)
+{
+    const bool piece =
+        unstamped(r) && !r.logHeader && r.innerLines.empty() && r.messageLines.empty() && r.text.size() <= MaxWrapPiece;
+    // The rest of a message carries no launcher prefix, host or rank of its own, or the same ones as its head; it is
+    // read as the head's kind (the second line of an `srun: error:` message is no Slurm line by itself).
+    const Record& head = fs.wrapHead;
+    const bool follows = piece && fs.wrapHeadRecord != 0 && fs.wrapHeadRecord + 1 == fs.records &&
+        (r.stream == 0 || r.stream == head.stream) && (r.host.empty() || r.host == head.host) &&
+        (r.rank < 0 || r.rank == head.rank) && fs.wrapTries < MaxWrapTries;
+    if (follows) {
+        const SourceKind headKind = fs.wrapHeadKind;
+        bool matched = false;
+        if (joinWithHead(r, headKind, matched, fs)) {
+            fs.wrapHeadKind = kind;  // the line as read, now the head of the next pair
+            kind = headKind;
+            return matched;
+        }
+    }
+    if (!piece || !endsOpen(r.text)) {
+        fs.wrapHeadRecord = 0;
+        return false;
+    }
+    fs.wrapHead = r;
+    fs.wrapHeadRecord = fs.records;
+    fs.wrapHeadKind = kind;
+    return false;
+}
+
+/// Matches the head and `r` as one line of the head's `kind`. When that matches (or holds a match for a later line),
+/// `r` becomes the joined record and the line as read becomes the head of the next pair (a message broken twice);
+/// returns whether it did, `matched` whether the joined line matched.
+bool Collector::joinWithHead(Record& r, SourceKind kind, bool& matched, FileState& fs)
+{
+    std::string_view head = fs.wrapHead.text;
+    while (!head.empty() && isBlank(head.back()))
+        head.remove_suffix(1);
+    std::string_view next = r.text;
+    while (!next.empty() && isBlank(next.front()))
+        next.remove_prefix(1);
+    if (!startsContinuation(next))
+        return false;
+    ++fs.wrapTries;
+    // A space first (a break between words); without one only where both sides are letters or digits (a break
+    // inside a word).
+    const bool inWord = isAlnum(head.back()) && isAlnum(next.front());
+    for (const std::string_view separator : {std::string_view(" "), std::string_view()}) {
+        if (separator.empty() && !inWord)
+            break;
+        Record joined = fs.wrapHead;
+        joined.text.assign(head).append(separator).append(next);
+        joined.length = r.offset + r.length - joined.offset;
+        matched = matchRecord(joined, kind, fs);
+        if (matched || (!fs.context.pending.empty() && fs.context.pending.back().tag == fs.records)) {
+            std::swap(r, joined);  // `joined` now holds the line as read
+            fs.wrapHead = std::move(joined);
+            fs.wrapHeadRecord = fs.records;
+            return true;
+        }
+    }
+    matched = false;
+    return false;
+}
+
+}  // namespace attrib::importers::detail

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Messages broken over lines by hand (a ticket, a documentation page, a chat paste): two neighbouring unstamped lines
+// that each match nothing are matched as one, with a space or, inside a word, without one; a new message (capital
+// letter), a stamped line or a blank line between them is never joined.
+#include "importer_test_util.h"
+
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace attrib;
+
+namespace {
+
+/// The rules that raised events in a one-file bundle of `text`.
+std::vector<std::string> rulesOf(const importers::AnalyzeOutcome& outcome)
+{
+    std::vector<std::string> rules;
+    for (const auto& e : outcome.result->events)
+        rules.push_back(e.rule);
+    return rules;
+}
+
+bool has(const std::vector<std::string>& rules, const char* rule)
+{
+    return std::find(rules.begin(), rules.end(), std::string(rule)) != rules.end();
+}
+
+constexpr const char* Rejected = "srun_request_rejected";
+
+}  // namespace
+
+class TestHandWrapped : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void brokenBetweenWords();
+    void brokenInsideAWord();
+    void messageBrokenTwice();
+    void newMessageIsNotJoined();
+    void separatedLinesAreNotJoined();
+};
+
+void TestHandWrapped::brokenBetweenWords()
+{
+    // Slurm's reason went on an indented second line (a LUMI support ticket's paste,
+    // tests/real/configuration-lumi-srun-overlap-attach-invalid-gres-gpus-inherited): matched as one line, which the
+    // evidence cites at its first line.
+    const auto outcome = tests::analyzeOneFile("srun.err",
+                                               "srun: error: Unable to create step for job 4203072: Invalid generic \n"
+                                               "              resource (gres) specification\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(has(rulesOf(outcome), Rejected));
+    const auto& observations = outcome.result->observations;
+    QCOMPARE(observations.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(observations[0].text),
+             QStringLiteral("srun: error: Unable to create step for job 4203072: Invalid generic resource (gres) "
+                            "specification"));
+    QCOMPARE(observations[0].source.line, std::uint64_t(1));
+}
+
+void TestHandWrapped::brokenInsideAWord()
+{
+    const auto outcome = tests::analyzeOneFile("ticket.txt",
+                                               "sbatch: error: Batch job submission failed: Requested node configur\n"
+                                               "ation is not available\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(has(rulesOf(outcome), Rejected));
+    QVERIFY(outcome.result->observations.front().text.find("node configuration is") != std::string::npos);
+}
+
+void TestHandWrapped::messageBrokenTwice()
+{
+    // The middle line is the end of one match's pair and the head of the next.
+    const auto outcome = tests::analyzeOneFile(
+        "paste.txt",
+        "sbatch: error: Batch job submission failed: Invalid generic\n"
+        "resource (gres) specification; srun: error: Unable to allocate resources: Requested node\n"
+        "configuration is not available\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::uint64_t> lines;
+    for (const auto& obs : outcome.result->observations)
+        lines.push_back(obs.source.line);
+    QCOMPARE(lines, (std::vector<std::uint64_t>{1, 2}));
+}
+
+void TestHandWrapped::newMessageIsNotJoined()
+{
+    // A capital letter opens a message of its own: `Invalid generic` and `Resource ...` stay two lines.
+    const auto outcome = tests::analyzeOneFile("srun.err",
+                                               "srun: error: Unable to create step for job 4203072: Invalid generic\n"
+                                               "Resource (gres) specification\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(!has(rulesOf(outcome), Rejected));
+}
+
+void TestHandWrapped::separatedLinesAreNotJoined()
+{
+    // A blank line, or a line with its own stamp, ends a message.
+    for (const char* text :
+         {"srun: error: Unable to create step for job 4203072: Invalid generic\n\nresource (gres) specification\n",
+          "2024-03-01T10:00:00 srun: error: Unable to create step for job 4203072: Invalid generic\n"
+          "2024-03-01T10:00:01 resource (gres) specification\n"}) {
+        const auto outcome = tests::analyzeOneFile("srun.err", text);
+        QVERIFY2(outcome.result, outcome.error.c_str());
+        QVERIFY2(!has(rulesOf(outcome), Rejected), text);
+    }
+}
+
+QTEST_APPLESS_MAIN(TestHandWrapped)
+#include "tst_hand_wrapped.moc"
