@@ -7,6 +7,7 @@
 
 #include "engine/number.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 
@@ -182,6 +183,45 @@ bool stripPod(std::string_view& s)
     return true;
 }
 
+/// Metaflow's task prefix, `[<run>/<step>/<task> (pid N)] ` (metaflow/runtime.py, Worker.log at d2dd7f95), or
+/// `[<run>/<step>/<task>] ` for the runtime's own messages when the run and task ids are numbers (a local run).
+bool stripMetaflowTask(std::string_view& s)
+{
+    const std::size_t close = s.find("] ");
+    if (!charAt(s, 0, '[') || close == std::string_view::npos || close > 200)
+        return false;
+    std::string_view inside = s.substr(1, close - 1);
+    const std::size_t pid = inside.find(" (pid ");
+    if (pid != std::string_view::npos) {
+        std::size_t pos = pid + 6;
+        int value = 0;
+        if (!readInt(inside, pos, value) || pos + 1 != inside.size() || inside[pos] != ')')
+            return false;
+        inside = inside.substr(0, pid);
+    }
+    const std::size_t first = inside.find('/');
+    const std::size_t second = first == std::string_view::npos ? first : inside.find('/', first + 1);
+    if (first == 0 || second == std::string_view::npos || second + 1 >= inside.size() ||
+        inside.find_first_of(" /", second + 1) != std::string_view::npos || inside.find(' ') != std::string_view::npos)
+        return false;
+    const std::string_view run = inside.substr(0, first);
+    const std::string_view step = inside.substr(first + 1, second - first - 1);
+    const std::string_view task = inside.substr(second + 1);
+    const auto identifier = [](std::string_view w) {
+        if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0])))
+            return false;
+        return std::all_of(w.begin(), w.end(),
+                           [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    };
+    const auto number = [](std::string_view w) {
+        return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return engine::isDigit(c); });
+    };
+    if (!identifier(step) || (pid == std::string_view::npos && !(number(run) && number(task))))
+        return false;
+    s.remove_prefix(close + 2);
+    return true;
+}
+
 /// MPICH / Intel MPI Hydra: `[proxy:0:1@host] `, `[mpiexec@host] ` or Intel's bootstrap proxy `[bstrap:0:-1@host] `.
 bool stripHydraHost(std::string_view& s, std::string_view& host)
 {
@@ -255,6 +295,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkRole;
     if (stripPod(s))
         return MarkPod;
+    if (stripMetaflowTask(s))
+        return MarkRole;
     if (out.host.empty() && stripMpiHost(s, out.host))
         return MarkHost;
     // pdsh / clush add their `node01: ` outermost, before every other prefix of the line.

@@ -174,6 +174,11 @@ void addAppParseRows()
               .rank = 0,
               .text = "- root - INFO - Saving the checkpoint"});
     parseRow("bracketed word without stamp", "app", "[titan] loss 0.1", {.text = "[titan] loss 0.1"});
+    // Metaflow's task prefix after its stamp (metaflow/runtime.py); a bracketed path of another kind stays.
+    parseRow("metaflow task", "app", "2019-11-29 02:43:39.689 [5/start/21975 (pid 83812)] MemoryError",
+             {.time = makeTime(2019, 11, 29, 2, 43, 39, 689000000), .source = TS::Absolute, .text = "MemoryError"});
+    parseRow("metaflow runtime message", "app", "[1734/train/7] Task is starting.", {.text = "Task is starting."});
+    parseRow("bracketed path", "app", "[src/models/bert] loading", {.text = "[src/models/bert] loading"});
     parseRow("old c10 without stamp", "app", "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught",
              {.text = "ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught"});
     parseRow("glog without fraction", "app", "[rank1]:[E1111 17:10:53] ProcessGroupNCCL's watchdog got stuck",
