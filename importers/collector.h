@@ -134,12 +134,14 @@ private:
         Record wrapHead;
         std::uint64_t wrapHeadRecord = 0;
         SourceKind wrapHeadKind = SourceKind::Unknown;
+        std::vector<const engine::ExtractorRule*> wrapHeadRules;  ///< the rules the head matched on its own
         std::uint32_t wrapTries = 0;  ///< joined pairs matched in this file (bounded: MaxWrapTries)
     };
 
     bool onRecord(Record& r, FileState& fs);
     bool matchRecord(Record& r, SourceKind kind, FileState& fs);
     bool matchWrapped(Record& r, SourceKind& kind, FileState& fs);
+    void offerMatchedHead(const Record& r, SourceKind kind, FileState& fs);
     bool joinWithHead(Record& r, SourceKind kind, bool& matched, FileState& fs);
     bool offerLead(const Record& r, FileState& fs);
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);

@@ -6,6 +6,7 @@
 // where the break fell inside a word. The joined line is kept only when it matches, and evidence cites its first line.
 #include "importers/collector.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace attrib::importers::detail {
@@ -83,7 +84,24 @@ bool Collector::matchWrapped(Record& r, SourceKind& kind, FileState& fs)
     fs.wrapHead = r;
     fs.wrapHeadRecord = fs.records;
     fs.wrapHeadKind = kind;
+    fs.wrapHeadRules.clear();
     return false;
+}
+
+void Collector::offerMatchedHead(const Record& r, SourceKind kind, FileState& fs)
+{
+    const bool waits = !fs.context.pending.empty() && fs.context.pending.back().tag == fs.records;
+    if (waits || !unstamped(r) || r.logHeader || !r.innerLines.empty() || !r.messageLines.empty() ||
+        r.text.size() > MaxWrapPiece || !endsOpen(r.text)) {
+        fs.wrapHeadRecord = 0;
+        return;
+    }
+    fs.wrapHead = r;
+    fs.wrapHeadRecord = fs.records;
+    fs.wrapHeadKind = kind;
+    fs.wrapHeadRules.clear();
+    for (const engine::LineMatch& m : fs.shard->matches)
+        fs.wrapHeadRules.push_back(m.rule);
 }
 
 /// Matches the head and `r` as one line of the head's `kind`. When that matches (or holds a match for a later line),
@@ -110,10 +128,17 @@ bool Collector::joinWithHead(Record& r, SourceKind kind, bool& matched, FileStat
         joined.text.assign(head).append(separator).append(next);
         joined.length = r.offset + r.length - joined.offset;
         matched = matchRecord(joined, kind, fs);
+        // What the head's own line already matched is its own record's: the joined line adds only other rules.
+        auto& matches = fs.shard->matches;
+        std::erase_if(matches, [&](const engine::LineMatch& m) {
+            return std::find(fs.wrapHeadRules.begin(), fs.wrapHeadRules.end(), m.rule) != fs.wrapHeadRules.end();
+        });
+        matched = matched && !matches.empty();
         if (matched || (!fs.context.pending.empty() && fs.context.pending.back().tag == fs.records)) {
             std::swap(r, joined);  // `joined` now holds the line as read
             fs.wrapHead = std::move(joined);
             fs.wrapHeadRecord = fs.records;
+            fs.wrapHeadRules.clear();
             return true;
         }
     }

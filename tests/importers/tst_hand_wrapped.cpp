@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Messages broken over lines by hand (a ticket, a documentation page, a chat paste): two neighbouring unstamped lines
-// that each match nothing are matched as one, with a space or, inside a word, without one; a new message (capital
-// letter), a stamped line or a blank line between them is never joined.
+// Messages broken over lines by hand (a ticket, a documentation page, a chat paste): two neighbouring unstamped lines,
+// the second matching nothing, are matched as one, with a space or, inside a word, without one, for the rules the
+// first did not match alone; a new message (capital letter), a stamped line or a blank line between them is never
+// joined.
 #include "importer_test_util.h"
 
 #include <QtTest>
@@ -36,6 +37,7 @@ private Q_SLOTS:
     void brokenBetweenWords();
     void brokenInsideAWord();
     void messageBrokenTwice();
+    void headReadByAGeneralRule();
     void newMessageIsNotJoined();
     void separatedLinesAreNotJoined();
 };
@@ -81,6 +83,26 @@ void TestHandWrapped::messageBrokenTwice()
     for (const auto& obs : outcome.result->observations)
         lines.push_back(obs.source.line);
     QCOMPARE(lines, (std::vector<std::uint64_t>{1, 2}));
+}
+
+void TestHandWrapped::headReadByAGeneralRule()
+{
+    // A general rule reads the head alone (a Python exception line); the joined line adds the specific one, NVML's
+    // allocator assertion, whose source path the paste put on the next line
+    // (tests/real/oom-orin-nano-pytorch-nvml-assert-beside-llama-cpp-unified-memory).
+    const auto outcome = tests::analyzeOneFile("asr.log",
+                                               "RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at\n"
+                                               "\"/opt/pytorch/pytorch/c10/cuda/CUDACachingAllocator.cpp\":838\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> symptoms;
+    for (const auto& e : outcome.result->events)
+        symptoms.push_back(e.symptom);
+    QVERIFY(std::count(symptoms.begin(), symptoms.end(), std::string("app_exception")) == 1);
+    QVERIFY(std::count(symptoms.begin(), symptoms.end(), std::string("oom_cuda")) == 1);
+    std::vector<std::uint64_t> lines;
+    for (const auto& obs : outcome.result->observations)
+        lines.push_back(obs.source.line);
+    QCOMPARE(lines, (std::vector<std::uint64_t>{1, 1}));
 }
 
 void TestHandWrapped::newMessageIsNotJoined()
