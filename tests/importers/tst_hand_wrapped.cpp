@@ -22,6 +22,24 @@ std::vector<std::string> rulesOf(const importers::AnalyzeOutcome& outcome)
     return rules;
 }
 
+/// The symptoms the events raised.
+std::vector<std::string> symptomsOf(const importers::AnalyzeOutcome& outcome)
+{
+    std::vector<std::string> symptoms;
+    for (const auto& e : outcome.result->events)
+        symptoms.push_back(e.symptom);
+    return symptoms;
+}
+
+/// The line each observation cites, in order.
+std::vector<std::uint64_t> linesOf(const importers::AnalyzeOutcome& outcome)
+{
+    std::vector<std::uint64_t> lines;
+    for (const auto& obs : outcome.result->observations)
+        lines.push_back(obs.source.line);
+    return lines;
+}
+
 bool has(const std::vector<std::string>& rules, const char* rule)
 {
     return std::find(rules.begin(), rules.end(), std::string(rule)) != rules.end();
@@ -79,10 +97,7 @@ void TestHandWrapped::messageBrokenTwice()
         "resource (gres) specification; srun: error: Unable to allocate resources: Requested node\n"
         "configuration is not available\n");
     QVERIFY2(outcome.result, outcome.error.c_str());
-    std::vector<std::uint64_t> lines;
-    for (const auto& obs : outcome.result->observations)
-        lines.push_back(obs.source.line);
-    QCOMPARE(lines, (std::vector<std::uint64_t>{1, 2}));
+    QCOMPARE(linesOf(outcome), (std::vector<std::uint64_t>{1, 2}));
 }
 
 void TestHandWrapped::headReadByAGeneralRule()
@@ -94,15 +109,10 @@ void TestHandWrapped::headReadByAGeneralRule()
                                                "RuntimeError: NVML_SUCCESS == r INTERNAL ASSERT FAILED at\n"
                                                "\"/opt/pytorch/pytorch/c10/cuda/CUDACachingAllocator.cpp\":838\n");
     QVERIFY2(outcome.result, outcome.error.c_str());
-    std::vector<std::string> symptoms;
-    for (const auto& e : outcome.result->events)
-        symptoms.push_back(e.symptom);
+    const auto symptoms = symptomsOf(outcome);
     QVERIFY(std::count(symptoms.begin(), symptoms.end(), std::string("app_exception")) == 1);
     QVERIFY(std::count(symptoms.begin(), symptoms.end(), std::string("oom_cuda")) == 1);
-    std::vector<std::uint64_t> lines;
-    for (const auto& obs : outcome.result->observations)
-        lines.push_back(obs.source.line);
-    QCOMPARE(lines, (std::vector<std::uint64_t>{1, 1}));
+    QCOMPARE(linesOf(outcome), (std::vector<std::uint64_t>{1, 1}));
 }
 
 void TestHandWrapped::newMessageIsNotJoined()
