@@ -2,8 +2,9 @@
 // Messages broken over lines by hand: a ticket, a documentation page or a chat paste wraps a long message wherever
 // the poster's editor did (`srun: error: Unable to create step for job 4203072: Invalid generic` then `resource
 // (gres) specification`), at no fixed width, so the reader's terminal-wrap joining cannot see it. Two neighbouring
-// unstamped lines that each match nothing are matched once more as one line: joined with a space, and without one
-// where the break fell inside a word. The joined line is kept only when it matches, and evidence cites its first line.
+// unstamped lines, the second matching nothing, are matched once more as one line: joined with a space, and without
+// one where the break fell inside a word. The joined line is kept only when it matches a rule the first line did not
+// match on its own, and evidence cites its first line.
 #include "importers/collector.h"
 
 #include <algorithm>
