@@ -199,10 +199,8 @@ bool Collector::onRecord(Record& r, FileState& fs)
     bool matched = matchRecord(r, kind, fs);
     if (!matched && !waits())
         matched = matchWrapped(r, kind, fs);  // may replace the record by it joined to the line before
-    else if (matched)
-        offerMatchedHead(r, kind, fs);  // a line a general rule read may still head a message broken by hand
     else
-        fs.wrapHeadRecord = 0;
+        offerHead(r, kind, fs);  // a line a general rule read may still head a message broken by hand
     if ((matched || waits()) && sanitizeUtf8(r.text))  // rare: match again so captures hold valid UTF-8 too
         matched = matchRecord(r, kind, fs);
     const std::size_t kept = matched ? keep(r, kind, node, fs) : NotKept;

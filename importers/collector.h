@@ -129,8 +129,8 @@ private:
         std::vector<LateEvent> late;  ///< events of held matches a later line decided, merged at the end of the file
         std::uint64_t lateObservations = 0;
         std::uint64_t lateDropped = 0;  ///< decided matches past MaxLateObservations
-        /// The last record, when it matched nothing and may be the head of a message broken over lines by hand
-        /// (matchWrapped); `wrapHeadRecord` is its record number, 0 when there is none.
+        /// The last record, when it may be the head of a message broken over lines by hand (matchWrapped, offerHead);
+        /// `wrapHeadRecord` is its record number, 0 when there is none.
         Record wrapHead;
         std::uint64_t wrapHeadRecord = 0;
         SourceKind wrapHeadKind = SourceKind::Unknown;
@@ -141,7 +141,7 @@ private:
     bool onRecord(Record& r, FileState& fs);
     bool matchRecord(Record& r, SourceKind kind, FileState& fs);
     bool matchWrapped(Record& r, SourceKind& kind, FileState& fs);
-    void offerMatchedHead(const Record& r, SourceKind kind, FileState& fs);
+    void offerHead(const Record& r, SourceKind kind, FileState& fs);
     bool joinWithHead(Record& r, SourceKind kind, bool& matched, FileState& fs);
     bool offerLead(const Record& r, FileState& fs);
     void countNode(engine::SourceKind kind, const std::string& node, FileState& fs);

@@ -57,16 +57,28 @@ bool unstamped(const Record& r)
     return r.timeSource == TimeSource::None || r.timeSource == TimeSource::Inherited;
 }
 
+/// A line that may be a piece of a hand-wrapped message: unstamped, no logger header, no traceback or message lines
+/// joined into it, not long.
+bool isPiece(const Record& r)
+{
+    return unstamped(r) && !r.logHeader && r.innerLines.empty() && r.messageLines.empty() &&
+        r.text.size() <= MaxWrapPiece;
+}
+
+/// A rule with an `after` holds a match of the current record for a later line.
+bool holdsMatch(const engine::ContextMemory& context, std::uint64_t record)
+{
+    return !context.pending.empty() && context.pending.back().tag == record;
+}
+
 }  // namespace
 
 bool Collector::matchWrapped(Record& r, SourceKind& kind, FileState& fs)
 {
-    const bool piece =
-        unstamped(r) && !r.logHeader && r.innerLines.empty() && r.messageLines.empty() && r.text.size() <= MaxWrapPiece;
     // The rest of a message carries no launcher prefix, host or rank of its own, or the same ones as its head; it is
     // read as the head's kind (the second line of an `srun: error:` message is no Slurm line by itself).
     const Record& head = fs.wrapHead;
-    const bool follows = piece && fs.wrapHeadRecord != 0 && fs.wrapHeadRecord + 1 == fs.records &&
+    const bool follows = isPiece(r) && fs.wrapHeadRecord != 0 && fs.wrapHeadRecord + 1 == fs.records &&
         (r.stream == 0 || r.stream == head.stream) && (r.host.empty() || r.host == head.host) &&
         (r.rank < 0 || r.rank == head.rank) && fs.wrapTries < MaxWrapTries;
     if (follows) {
@@ -78,22 +90,14 @@ bool Collector::matchWrapped(Record& r, SourceKind& kind, FileState& fs)
             return matched;
         }
     }
-    if (!piece || !endsOpen(r.text)) {
-        fs.wrapHeadRecord = 0;
-        return false;
-    }
-    fs.wrapHead = r;
-    fs.wrapHeadRecord = fs.records;
-    fs.wrapHeadKind = kind;
-    fs.wrapHeadRules.clear();
+    offerHead(r, kind, fs);
     return false;
 }
 
-void Collector::offerMatchedHead(const Record& r, SourceKind kind, FileState& fs)
+void Collector::offerHead(const Record& r, SourceKind kind, FileState& fs)
 {
-    const bool waits = !fs.context.pending.empty() && fs.context.pending.back().tag == fs.records;
-    if (waits || !unstamped(r) || r.logHeader || !r.innerLines.empty() || !r.messageLines.empty() ||
-        r.text.size() > MaxWrapPiece || !endsOpen(r.text)) {
+    // Once the file's tries are spent no pair is matched again, so no head is copied either.
+    if (holdsMatch(fs.context, fs.records) || fs.wrapTries >= MaxWrapTries || !isPiece(r) || !endsOpen(r.text)) {
         fs.wrapHeadRecord = 0;
         return;
     }
@@ -101,7 +105,7 @@ void Collector::offerMatchedHead(const Record& r, SourceKind kind, FileState& fs
     fs.wrapHeadRecord = fs.records;
     fs.wrapHeadKind = kind;
     fs.wrapHeadRules.clear();
-    for (const engine::LineMatch& m : fs.shard->matches)
+    for (const engine::LineMatch& m : fs.shard->matches)  // empty when the line matched nothing
         fs.wrapHeadRules.push_back(m.rule);
 }
 
@@ -128,14 +132,14 @@ bool Collector::joinWithHead(Record& r, SourceKind kind, bool& matched, FileStat
         Record joined = fs.wrapHead;
         joined.text.assign(head).append(separator).append(next);
         joined.length = r.offset + r.length - joined.offset;
-        matched = matchRecord(joined, kind, fs);
+        matchRecord(joined, kind, fs);
         // What the head's own line already matched is its own record's: the joined line adds only other rules.
         auto& matches = fs.shard->matches;
         std::erase_if(matches, [&](const engine::LineMatch& m) {
             return std::find(fs.wrapHeadRules.begin(), fs.wrapHeadRules.end(), m.rule) != fs.wrapHeadRules.end();
         });
-        matched = matched && !matches.empty();
-        if (matched || (!fs.context.pending.empty() && fs.context.pending.back().tag == fs.records)) {
+        matched = !matches.empty();
+        if (matched || holdsMatch(fs.context, fs.records)) {
             std::swap(r, joined);  // `joined` now holds the line as read
             fs.wrapHead = std::move(joined);
             fs.wrapHeadRecord = fs.records;
