@@ -12,10 +12,13 @@ namespace attrib::importers {
 namespace {
 
 /// The error words, whole and in any case; the two-word ones as their first word (the second is checked apart).
+/// Beyond the level words: a timeout, a refusal to go on ('unable', 'cannot') and a fatal signal, the lines a
+/// launcher, MPI's or UCX's signal handler or a watchdog prints when a job dies without the word 'error'.
 constexpr std::string_view ErrorWords[] = {
-    "error",   "errors",   "fatal",     "failed",        "failure",       "fail",         "critical",
-    "crit",    "panic",    "traceback", "exception",     "segfault",      "killed",       "abort",
-    "aborted", "aborting", "oops",      "unrecoverable", "uncorrectable", "segmentation", "core"};
+    "error",  "errors",        "fatal",         "failed",       "failure", "fail",   "critical", "crit",
+    "panic",  "traceback",     "exception",     "segfault",     "killed",  "abort",  "aborted",  "aborting",
+    "oops",   "unrecoverable", "uncorrectable", "timeout",      "unable",  "cannot", "sigsegv",  "sigabrt",
+    "sigbus", "sigkill",       "sigterm",       "segmentation", "core",    "timed",  "received", "caught"};
 constexpr std::size_t LongestWord = 13;
 
 /// Per byte: is it a word byte (ASCII letter, digit, `_`: RE2's \b), and for a word's first byte, the lengths
@@ -63,7 +66,11 @@ bool errorWord(std::string_view word, std::string_view rest)
         return false;
     for (const auto w : ErrorWords)
         if (equalsFolded(word, w))
-            return w == "segmentation" ? followedBy(rest, "fault") : w == "core" ? followedBy(rest, "dumped") : true;
+            return w == "segmentation"             ? followedBy(rest, "fault")
+                : w == "core"                      ? followedBy(rest, "dumped")
+                : w == "timed"                     ? followedBy(rest, "out")
+                : w == "received" || w == "caught" ? followedBy(rest, "signal")
+                                                   : true;
     return false;
 }
 

@@ -205,10 +205,15 @@ void TestUntimedLeads::leadsPassOnlyWhenUnexplained()
 
 void TestUntimedLeads::errorLevelWords()
 {
-    for (const char* line : {"ERROR x", "error: x", "Traceback (most recent call last):", "Segmentation fault",
-                             "RuntimeError: x", "Killed", "task failed", "kernel panic", "CRITICAL disk"})
+    for (const char* line :
+         {"ERROR x", "error: x", "Traceback (most recent call last):", "Segmentation fault", "RuntimeError: x",
+          "Killed", "task failed", "kernel panic", "CRITICAL disk", "[node1:405884] *** Process received signal ***",
+          "[1700000000.1] [node1:1:0] Caught signal 11 (Segmentation fault)", "Timed out initializing process group",
+          "connect timeout after 30s", "unable to allocate shared memory", "cannot open shared object file",
+          "terminated by SIGKILL", "Fatal Python error: SIGSEGV"})
         QVERIFY2(importers::isErrorLevel(line), line);
-    for (const char* line : {"GPU available: True", "terror", "step 10 loss 2.1", "failover configured"})
+    for (const char* line : {"GPU available: True", "terror", "step 10 loss 2.1", "failover configured", "timed run 3",
+                             "received 4 bytes", "signal handler installed", "timeouts=3"})
         QVERIFY2(!importers::isErrorLevel(line), line);
 }
 
@@ -219,7 +224,8 @@ void TestUntimedLeads::errorLevelAgreesWithItsRegex()
 {
     const re2::RE2 reference("(?i:\\b(?:errors?|fatal|failed|failure|fail|critical|crit|panic|traceback|"
                              "exception|segmentation fault|segfault|core dumped|killed|abort(?:ed|ing)?|"
-                             "oops|unrecoverable|uncorrectable)\\b)|(?:Error|Exception)\\b");
+                             "oops|unrecoverable|uncorrectable|timeout|unable|cannot|sig(?:segv|abrt|bus|kill|term)|"
+                             "timed out|received signal|caught signal)\\b)|(?:Error|Exception)\\b");
     QVERIFY(reference.ok());
     std::vector<std::string> lines = {
         "x-error-y", "errors_", "_error", "ERRORS!", "RuntimeErrorX", "RuntimeError.", "my.Exception", "exceptions",
@@ -229,7 +235,8 @@ void TestUntimedLeads::errorLevelAgreesWithItsRegex()
         // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one word, é then error
         "\xc3\xa9"
         "error",
-        "Errors", "xErrors", "", "Exception", "TypeError", "fault", "dumped", "segfault\n"};
+        "Errors", "xErrors", "", "Exception", "TypeError", "fault", "dumped", "segfault\n", "timed  out", "timedout",
+        "Timed Out.", "received signals", "caught  signal", "SIGKILLED", "sigterm:", "cannot_", "Unable!"};
     for (const char* root : {"/samples", "/tests/fixtures/importers"}) {
         QDirIterator it(QString::fromUtf8(ATTRIB_SOURCE_DIR) + QLatin1String(root), QDir::Files,
                         QDirIterator::Subdirectories);
