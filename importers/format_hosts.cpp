@@ -56,6 +56,64 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
 
 namespace {
 
+bool allDigits(std::string_view s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return engine::isDigit(c); });
+}
+
+/// The `host` of an embedded `host:pid:tid` token: a host name, or a dotted IPv4 address.
+bool isPrefixHost(std::string_view s)
+{
+    return isHostName(s) || (s.find('.') != std::string_view::npos && std::all_of(s.begin(), s.end(), [](char c) {
+                                 return engine::isDigit(c) || c == '.';
+                             }));
+}
+
+/// Where a token ends on its left: blanks, a wrapper's bar, a quote or an opening bracket.
+bool endsToken(char c)
+{
+    return c == ' ' || c == '\t' || c == '|' || c == '"' || c == '\'' || c == '`' || c == '(' || c == '[';
+}
+
+}  // namespace
+
+bool findEmbeddedNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
+{
+    // `... host:pid:tid [dev] NCCL ...` after a prefix of another program: Compose's `trainer-1  | `, loguru's
+    // `time | ERROR | module:fn:42 - `, Python logging's `INFO:root:`, a quote. The token before ` [dev]` ends in
+    // `:pid:tid`; the field before those is the host (a logger's own `INFO:root:` fields come before it).
+    for (std::size_t at = s.find("] NCCL "); at != std::string_view::npos; at = s.find("] NCCL ", at + 1)) {
+        const std::size_t open = s.rfind('[', at);
+        if (open == std::string_view::npos || open < 2 || at - open < 2 || at - open > 5 || s[open - 1] != ' ' ||
+            !allDigits(s.substr(open + 1, at - open - 1)))
+            continue;
+        std::size_t start = open - 1;
+        while (start > 0 && !endsToken(s[start - 1]))
+            --start;
+        const std::string_view token = s.substr(start, open - 1 - start);
+        const std::size_t tidColon = token.rfind(':');
+        if (tidColon == std::string_view::npos || tidColon == 0)
+            continue;
+        const std::size_t pidColon = token.rfind(':', tidColon - 1);
+        if (pidColon == std::string_view::npos || pidColon == 0 || !allDigits(token.substr(tidColon + 1)) ||
+            !allDigits(token.substr(pidColon + 1, tidColon - pidColon - 1)))
+            continue;
+        const std::size_t hostColon = token.rfind(':', pidColon - 1);
+        const std::size_t hostStart = hostColon == std::string_view::npos ? 0 : hostColon + 1;
+        const std::string_view name = token.substr(hostStart, pidColon - hostStart);
+        int device = 0;
+        std::size_t pos = open + 1;
+        if (!isPrefixHost(name) || !readInt(s, pos, device, 4))
+            continue;
+        host = name;
+        gpu = device;
+        return true;
+    }
+    return false;
+}
+
+namespace {
+
 /// `1.017s`, `250ms`, `3m`: a number with a unit of time.
 bool isElapsedTime(std::string_view word)
 {

@@ -421,6 +421,8 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
                 marks |= MarkNccl;
             else if (out.host.empty())
                 hostNamedBySrun(s, out.host);
+            if (out.host.empty())
+                findEmbeddedNcclPrefix(s, out.host, out.gpu);
             if (!pdsh.empty())
                 out.host = pdsh;  // the name the operator reached the node by, over the machine's own
             break;

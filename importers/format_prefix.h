@@ -59,6 +59,9 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source);
 
 /// NCCL `host:pid:tid [dev]` at the start of `s`.
 bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu);
+/// NCCL `host:pid:tid [dev] NCCL ` further into `s`, behind another program's prefix (Compose, loguru, Python
+/// logging, a quote): names the host and device without stripping anything.
+bool findEmbeddedNcclPrefix(std::string_view s, std::string_view& host, int& gpu);
 
 /// pdsh / clush `node01: ` (or a bare `node01:`) at the start of `s`: a host name with a digit, not a kernel
 /// device name (`ata1:`, `eth0:`) or rank tag; strips it and names the host.

@@ -146,8 +146,21 @@ void addAppParseRows()
               .text = "gpu-server320 [5] misc/socket.cc:46 NCCL WARN Net : Connect failed"});
     parseRow("not NCCL without its message", "app", "epoch3 [5] loss 0.1", {.text = "epoch3 [5] loss 0.1"});
     parseRow("a rank tag is no host", "app", "rank3 [3] NCCL INFO x", {.text = "rank3 [3] NCCL INFO x"});
-    parseRow("quoted NCCL line names no host", "app", "\"node-02:4321:4400 [3] NCCL WARN x\",",
-             {.text = "\"node-02:4321:4400 [3] NCCL WARN x\","});
+    parseRow("quoted NCCL line names its host, not a quote", "app", "\"node-02:4321:4400 [3] NCCL WARN x\",",
+             {.host = "node-02", .gpu = 3, .text = "\"node-02:4321:4400 [3] NCCL WARN x\","});
+    // NCCL's prefix behind another program's: Compose, loguru, Python logging; the text is kept whole.
+    parseRow("NCCL behind Compose", "app", "trainer-1  | gpu-node-7:1234:5678 [0] NCCL WARN x",
+             {.host = "gpu-node-7", .gpu = 0, .text = "trainer-1  | gpu-node-7:1234:5678 [0] NCCL WARN x"});
+    parseRow("NCCL behind loguru", "app", "12:00:01.123 | ERROR    | train:step:42 - gpu-node-7:12:34 [5] NCCL WARN x",
+             {.host = "gpu-node-7",
+              .gpu = 5,
+              .text = "12:00:01.123 | ERROR    | train:step:42 - gpu-node-7:12:34 [5] NCCL WARN x"});
+    parseRow("NCCL behind Python logging", "app", "INFO:root:dgx-a:1:2 [7] NCCL INFO x",
+             {.host = "dgx-a", .gpu = 7, .text = "INFO:root:dgx-a:1:2 [7] NCCL INFO x"});
+    parseRow("NCCL behind a wrapper, host an address", "app", "worker 3 says 10.1.2.3:1:2 [1] NCCL INFO x",
+             {.host = "10.1.2.3", .gpu = 1, .text = "worker 3 says 10.1.2.3:1:2 [1] NCCL INFO x"});
+    parseRow("a clock before NCCL is no host", "app", "at 12:30:45 [0] NCCL INFO x",
+             {.text = "at 12:30:45 [0] NCCL INFO x"});
     parseRow("redacted NCCL host", "app", "<cluster_name>:922:1149 [3] NCCL WARN x",
              {.host = "<cluster_name>", .gpu = 3, .text = "<cluster_name>:922:1149 [3] NCCL WARN x"});
     parseRow(
