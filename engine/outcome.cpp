@@ -309,6 +309,59 @@ void mapRoot(const RootInputs& in, const Symptom& chosen, const std::string& lin
     }
 }
 
+/// The candidates of an unordered tie, each with what would separate them.
+void listCandidates(const Catalog& catalog, const ExecutionContext& context, const std::vector<Symptom*>& perNode,
+                    Verdict& v)
+{
+    const std::string sep = separatedBy(catalog, context, perNode);
+    for (auto* s : perNode) {
+        v.candidates.push_back(toCandidate(catalog, *s));
+        v.candidates.back().separatedBy = sep;
+    }
+}
+
+/// The tied candidates are one failure seen on several nodes: the same symptom everywhere, and not a hardware fault
+/// (for a board or a link, which node it is decides what to drain, so two nodes with it stay ambiguous).
+bool oneFailureOnSeveralNodes(const Catalog& catalog, const std::vector<Symptom*>& perNode)
+{
+    const SymptomDef* def = catalog.symptom(perNode.front()->name);
+    return perNode.size() > 1 && def && def->terminalState != "hardware_failure" &&
+        std::all_of(perNode.begin(), perNode.end(), [&](const Symptom* s) { return s->name == perNode.front()->name; });
+}
+
+/// One failure on several nodes that cannot be ordered: what failed is decided, where it began is not. The verdict
+/// takes the symptom's terminal state and sub-domain; its root cause names no node (its symptom_id is the first
+/// candidate's), and the candidates list the nodes with what would separate them.
+void mapOneFailure(const RootInputs& in, const ExecutionContext& context, const std::vector<Symptom*>& perNode,
+                   Verdict& v, TraceStep& step)
+{
+    Symptom root = *perNode.front();
+    root.node.clear();
+    root.gpu = -1;
+    root.rank = -1;
+    root.link.clear();
+    fillRootCause(in.catalog, root, in.events, in.rule, v);
+    std::string nodes;
+    for (const auto* s : perNode)
+        nodes += (nodes.empty() ? "" : ", ") + s->node;
+    if (const SymptomDef* def = in.catalog.symptom(root.name)) {
+        auto values = templateValues(root);
+        values["node"] = std::to_string(perNode.size()) + " nodes";
+        v.rootCause->summary = expandProse(def->summary, values);
+        values["node"] = "each of them";
+        v.action.action = expandProse(def->action, values);
+    }
+    v.action.target = nodes;
+    v.action.why = v.rootCause->summary;
+    listCandidates(in.catalog, context, perNode, v);
+    v.explanation = asSentence(v.rootCause->summary) + " The same failure is reported on " +
+        std::to_string(perNode.size()) + " nodes (" + nodes +
+        ") and which of them came first cannot be told: " + v.candidates.front().separatedBy + "; so no node is named.";
+    step.summary = "one failure on " + std::to_string(perNode.size()) + " nodes: " + root.name + " -> " +
+        v.terminalState + " / " + v.subDomain;
+    step.details["same_symptom_nodes"] = nodes;
+}
+
 }  // namespace
 
 Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, const std::vector<Symptom>& symptoms,
@@ -365,16 +418,15 @@ Verdict mapOutcome(const Catalog& catalog, const ExecutionContext& context, cons
         const auto order = byLine.find(perNode[0]);
         mapRoot({catalog, table, symptoms, events, rule}, *perNode[0], order == byLine.end() ? "" : order->second, v,
                 step);
+    } else if (oneFailureOnSeveralNodes(catalog, perNode)) {
+        mapOneFailure({catalog, table, symptoms, events, rule}, context, perNode, v, step);
     } else {
         v.terminalState = "ambiguous";
         std::set<std::string> domains;
-        for (auto* s : perNode) {
-            v.candidates.push_back(toCandidate(catalog, *s));
+        for (auto* s : perNode)
             domains.insert(s->domain);
-        }
-        const std::string sep = separatedBy(catalog, context, perNode);
-        for (auto& c : v.candidates)
-            c.separatedBy = sep;
+        listCandidates(catalog, context, perNode, v);
+        const std::string& sep = v.candidates.front().separatedBy;
         v.subDomain = domains.size() == 1 ? *domains.begin() : "unknown";
         v.action = {"collect the evidence that separates the candidates, then re-run", "", sep};
         v.explanation =

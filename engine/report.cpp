@@ -40,6 +40,12 @@ std::string gpuText(int gpu)
     return gpu >= 0 ? " GPU " + std::to_string(gpu) : std::string();
 }
 
+/// " at TIME", or ", time unknown".
+std::string timeText(const AnalysisResult& r, const std::string& symptomId, TimeNs time)
+{
+    return time == NoTime ? std::string(", time unknown") : " at " + formatTime(time, r.timeSourceOf(symptomId));
+}
+
 /// " on NODE GPU n at TIME", with unknowns in words (an empty node or time would read "on  at "). A job-wide
 /// symptom (a time limit, a launch that does not match its world) concerns the job, not a node it failed to name.
 std::string placeAndTime(const AnalysisResult& r, const std::string& symptomId, const std::string& node, int gpu,
@@ -50,8 +56,7 @@ std::string placeAndTime(const AnalysisResult& r, const std::string& symptomId, 
     const std::string place = !shown.empty()              ? " on " + shown
         : s != nullptr && s->attrs.count("job_wide") != 0 ? std::string(" for the whole job")
                                                           : std::string(" on an unknown node");
-    return place + gpuText(gpu) +
-        (time == NoTime ? std::string(", time unknown") : " at " + formatTime(time, r.timeSourceOf(symptomId)));
+    return place + gpuText(gpu) + timeText(r, symptomId, time);
 }
 
 std::vector<Row> verdictRows(const AnalysisResult& r)
@@ -61,7 +66,12 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
     rows.push_back({"Verdict", v.terminalState + " / " + v.subDomain});
     if (v.rootCause) {
         const RootCause& rc = *v.rootCause;
-        rows.push_back({"Root cause", rc.symptom + placeAndTime(r, rc.symptomId, rc.node, rc.gpu, rc.time)});
+        // One failure on several nodes names none of them; its candidates list them.
+        const bool several = rc.node.empty() && v.candidates.size() > 1;
+        rows.push_back({"Root cause",
+                        several ? rc.symptom + " on " + std::to_string(v.candidates.size()) +
+                                " nodes (the candidates below)" + timeText(r, rc.symptomId, rc.time)
+                                : rc.symptom + placeAndTime(r, rc.symptomId, rc.node, rc.gpu, rc.time)});
         rows.push_back({"Summary", rc.summary});
         if (const Observation* o = r.observation(rc.decisiveObservation))
             rows.push_back({"Evidence", evidenceLocation(r, o->id), o->text});

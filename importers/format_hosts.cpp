@@ -75,15 +75,31 @@ bool endsToken(char c)
     return c == ' ' || c == '\t' || c == '|' || c == '"' || c == '\'' || c == '`' || c == '(' || c == '[';
 }
 
+/// The `]` closing the device of an NCCL prefix whose message starts at `nccl` (the space before `NCCL `): right
+/// before it, or before one `file.cc:123` token as WARN lines print; npos when neither.
+std::size_t deviceBracketBefore(std::string_view s, std::size_t nccl)
+{
+    if (nccl > 0 && s[nccl - 1] == ']')
+        return nccl - 1;
+    const std::size_t space = nccl == 0 ? std::string_view::npos : s.rfind(' ', nccl - 1);
+    if (space == std::string_view::npos || space == 0 || s[space - 1] != ']')
+        return std::string_view::npos;
+    const std::string_view where = s.substr(space + 1, nccl - space - 1);
+    const std::size_t colon = where.rfind(':');
+    return colon != std::string_view::npos && colon > 0 && allDigits(where.substr(colon + 1)) ? space - 1
+                                                                                              : std::string_view::npos;
+}
+
 }  // namespace
 
 bool findEmbeddedNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
 {
-    // `... host:pid:tid [dev] NCCL ...` after a prefix of another program: Compose's `trainer-1  | `, loguru's
-    // `time | ERROR | module:fn:42 - `, Python logging's `INFO:root:`, a quote. The token before ` [dev]` ends in
-    // `:pid:tid`; the field before those is the host (a logger's own `INFO:root:` fields come before it).
-    for (std::size_t at = s.find("] NCCL "); at != std::string_view::npos; at = s.find("] NCCL ", at + 1)) {
-        const std::size_t open = s.rfind('[', at);
+    // `... host:pid:tid [dev] [file.cc:N ]NCCL ...` after a prefix of another program: Compose's `trainer-1  | `,
+    // loguru's `time | ERROR | module:fn:42 - `, Python logging's `INFO:root:`, a quote. The token before ` [dev]`
+    // ends in `:pid:tid`; the field before those is the host (a logger's own `INFO:root:` fields come before it).
+    for (std::size_t nccl = s.find(" NCCL "); nccl != std::string_view::npos; nccl = s.find(" NCCL ", nccl + 1)) {
+        const std::size_t at = deviceBracketBefore(s, nccl);
+        const std::size_t open = at == std::string_view::npos ? at : s.rfind('[', at);
         if (open == std::string_view::npos || open < 2 || at - open < 2 || at - open > 5 || s[open - 1] != ' ' ||
             !allDigits(s.substr(open + 1, at - open - 1)))
             continue;

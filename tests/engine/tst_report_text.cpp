@@ -70,6 +70,31 @@ private Q_SLOTS:
         QVERIFY2(job.find("app_exception for the whole job, time unknown") != std::string::npos, job.c_str());
     }
 
+    void oneFailureOnSeveralNodesNamesNoneOfThem()
+    {
+        // The same NCCL error on every host, untimed: the root cause names no node, the candidates list them.
+        engine::AnalysisResult r;
+        engine::RootCause rc;
+        rc.symptom = "nccl_cuda_error";
+        rc.symptomId = "nccl_cuda_error@h1";
+        r.verdict.rootCause = rc;
+        r.verdict.terminalState = "infrastructure_failure";
+        r.verdict.subDomain = "comm_library";
+        for (const char* node : {"h1", "h2", "h3"}) {
+            engine::Candidate c;
+            c.symptom = "nccl_cuda_error";
+            c.symptomId = std::string("nccl_cuda_error@") + node;
+            c.node = node;
+            r.verdict.candidates.push_back(c);
+        }
+        const std::string text = engine::reportText(r);
+        QVERIFY2(text.find("nccl_cuda_error on 3 nodes (the candidates below), time unknown") != std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("nccl_cuda_error on h2, time unknown") != std::string::npos, text.c_str());
+        r.verdict.rootCause->node = "h1";  // a named root among candidates of one node is that node
+        QVERIFY(engine::reportText(r).find("nccl_cuda_error on h1, time unknown") != std::string::npos);
+    }
+
     void aBootRelativeRootCauseTimeIsNotA1970Date()
     {
         // A raw dmesg stamp with no known boot time is seconds since boot: the root cause, its candidates and the

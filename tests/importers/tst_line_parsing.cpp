@@ -159,6 +159,12 @@ void addAppParseRows()
              {.host = "dgx-a", .gpu = 7, .text = "INFO:root:dgx-a:1:2 [7] NCCL INFO x"});
     parseRow("NCCL behind a wrapper, host an address", "app", "worker 3 says 10.1.2.3:1:2 [1] NCCL INFO x",
              {.host = "10.1.2.3", .gpu = 1, .text = "worker 3 says 10.1.2.3:1:2 [1] NCCL INFO x"});
+    parseRow(
+        "NCCL WARN with its source file behind Compose", "app",
+        "trainer-1  | gpu-node-7:1234:5678 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion",
+        {.host = "gpu-node-7",
+         .gpu = 2,
+         .text = "trainer-1  | gpu-node-7:1234:5678 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion"});
     parseRow("a clock before NCCL is no host", "app", "at 12:30:45 [0] NCCL INFO x",
              {.text = "at 12:30:45 [0] NCCL INFO x"});
     parseRow("redacted NCCL host", "app", "<cluster_name>:922:1149 [3] NCCL WARN x",
