@@ -29,7 +29,9 @@ bool isAlnum(char c)
     return std::isalnum(static_cast<unsigned char>(c)) != 0;
 }
 
-/// A piece a message can go on after: it stops on a letter, a digit, or a character no sentence ends with.
+/// A piece a message can go on after: it stops on a letter, a digit, a closing parenthesis (a value's unit or code,
+/// `status=IBV_WC_RETRY_EXC_ERR(12)`, after which a message goes on with its next field), or a character no sentence
+/// ends with.
 bool endsOpen(std::string_view s)
 {
     while (!s.empty() && isBlank(s.back()))
@@ -37,7 +39,7 @@ bool endsOpen(std::string_view s)
     if (s.size() < 16)
         return false;  // a word or two alone is a heading or a value, not the head of a long message
     const char c = s.back();
-    return isAlnum(c) || c == ',' || c == '(' || c == '/' || c == '-' || c == '_' || c == '=' || c == ':';
+    return isAlnum(c) || c == ',' || c == '(' || c == ')' || c == '/' || c == '-' || c == '_' || c == '=' || c == ':';
 }
 
 /// The rest of a broken message: it goes on in lower case, with a number, a quoted or bracketed name or a path. A

@@ -56,6 +56,7 @@ private Q_SLOTS:
     void brokenInsideAWord();
     void messageBrokenTwice();
     void headReadByAGeneralRule();
+    void brokenAfterAParenthesis();
     void newMessageIsNotJoined();
     void separatedLinesAreNotJoined();
 };
@@ -113,6 +114,19 @@ void TestHandWrapped::headReadByAGeneralRule()
     QVERIFY(std::count(symptoms.begin(), symptoms.end(), std::string("app_exception")) == 1);
     QVERIFY(std::count(symptoms.begin(), symptoms.end(), std::string("oom_cuda")) == 1);
     QCOMPARE(linesOf(outcome), (std::vector<std::uint64_t>{1, 1}));
+}
+
+void TestHandWrapped::brokenAfterAParenthesis()
+{
+    // NCCL's IB completion WARN broken after its status `(12)`, the GIDs indented on the next line: the joined line
+    // reads the link-local GID the head alone cannot show.
+    const auto outcome = tests::analyzeOneFile(
+        "worker.log",
+        "NCCL WARN NET/IB: Got completion from peer 192.168.101.2 with status=IBV_WC_RETRY_EXC_ERR(12)\n"
+        "  localGid fe80::4ebb:47ff:fe2e:5fa6  remoteGids fe80::32c5:99ff:febe:6b46  hca roceP2p1s0f0\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(has(rulesOf(outcome), "nccl_ib_retry_exceeded_roce_link_local_gid"));
+    QCOMPARE(linesOf(outcome).front(), std::uint64_t(1));
 }
 
 void TestHandWrapped::newMessageIsNotJoined()
