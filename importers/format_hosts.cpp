@@ -56,11 +56,6 @@ bool matchNcclPrefix(std::string_view s, std::string_view& host, int& gpu)
 
 namespace {
 
-bool allDigits(std::string_view s)
-{
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return engine::isDigit(c); });
-}
-
 /// The `host` of an embedded `host:pid:tid` token: a host name, or a dotted IPv4 address.
 bool isPrefixHost(std::string_view s)
 {

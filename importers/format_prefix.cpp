@@ -34,6 +34,11 @@ bool charAt(std::string_view s, std::size_t pos, char c)
     return pos < s.size() && s[pos] == c;
 }
 
+bool allDigits(std::string_view s)
+{
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return engine::isDigit(c); });
+}
+
 namespace {
 
 bool isHostChar(char c)
@@ -213,10 +218,7 @@ bool stripMetaflowTask(std::string_view& s)
         return std::all_of(w.begin(), w.end(),
                            [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
     };
-    const auto number = [](std::string_view w) {
-        return !w.empty() && std::all_of(w.begin(), w.end(), [](char c) { return engine::isDigit(c); });
-    };
-    if (!identifier(step) || (pid == std::string_view::npos && !(number(run) && number(task))))
+    if (!identifier(step) || (pid == std::string_view::npos && !(allDigits(run) && allDigits(task))))
         return false;
     s.remove_prefix(close + 2);
     return true;

@@ -47,6 +47,8 @@ bool startsWith(std::string_view s, std::string_view prefix);
 bool readInt(std::string_view s, std::size_t& pos, int& out, std::size_t maxDigits = 9);
 /// Whether `s` holds `c` at `pos`.
 bool charAt(std::string_view s, std::size_t pos, char c);
+/// Whether `s` is one or more ASCII digits.
+bool allDigits(std::string_view s);
 /// A host name token: letters, digits, `-`, `_`, `.`, with at least one letter.
 bool isHostName(std::string_view s);
 /// `flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so`, `libnccl.so.2`, `train.py`, `rulebook.cu`: a shared library or
