@@ -5,6 +5,8 @@
 // §13.4). The rule learns address -> node from the evidence (NCCL Bootstrap/NET INFO lines of each node's ranks,
 // IB localGid, hosts-file lines), resolves the peer of every report and raises a symptom on the peer's node
 // whose evidence is the survivors' lines. A node named by more reporting nodes outranks one named by fewer.
+// A socket report whose peer is the reporter's own node never crossed a network (NCCL's bootstrap and proxy
+// sockets also join processes of one node); it takes the catalog's same-host symptom instead.
 #include "rules/cpp/nccl_peers.h"
 
 #include "engine/pipeline.h"
@@ -61,6 +63,8 @@ public:
             m_reportTypes.insert(t.get<std::string>());
         for (const auto& s : m_config.value("ignore_statuses", json::array()))
             m_ignoreStatuses.insert(s.get<std::string>());
+        for (const auto& t : m_config.value("same_host_types", json::array()))
+            m_sameHostTypes.insert(t.get<std::string>());
     }
 
     std::string id() const override { return "ResolveNcclPeers"; }
@@ -80,11 +84,20 @@ private:
                                                        const std::set<std::string>& nodes, TraceSink& trace) const;
     void emit(const std::string& node, const std::vector<Report>& reports, const std::string& symptom,
               const std::string& stronger, std::vector<Event>& out) const;
+    void markSameHost(std::vector<Event>& events, const std::map<std::string, std::string>& book,
+                      TraceSink& trace) const;
 
     json m_config;
     std::set<std::string> m_reportTypes;
     std::set<std::string> m_ignoreStatuses;
+    std::set<std::string> m_sameHostTypes;  ///< report types whose same-host peer means no network was involved
 };
+
+/// A normalized peer address that never leaves the host: IPv4 loopback, IPv6 loopback, or localhost.
+bool isLoopback(const std::string& address)
+{
+    return address.rfind("127.", 0) == 0 || address == "::1" || address == "localhost";
+}
 
 std::string hostsAlias(const std::string& hosts, const std::set<std::string>& nodes)
 {
@@ -152,7 +165,7 @@ std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::
     std::map<std::string, std::vector<Report>> byPeer;
     std::set<std::string> unresolved;
     for (const auto& e : events) {
-        if (!m_reportTypes.count(e.type) || m_ignoreStatuses.count(eventAttr(e, "status")))
+        if (!m_reportTypes.count(e.type) || m_ignoreStatuses.count(eventAttr(e, "status")) || e.attrs.count("peer_on"))
             continue;
         const std::string address = normalizePeerAddress(eventAttr(e, "peer"));
         auto it = book.find(address);
@@ -226,6 +239,41 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
     }
 }
 
+/// A socket report whose peer is its own node (its host name, an address the evidence ties to it, or loopback) never
+/// crossed a network: another process on that node closed or reset the connection. Such reports take the
+/// configured same-host symptom instead of their network one, and the trace names them.
+void ResolveNcclPeers::markSameHost(std::vector<Event>& events, const std::map<std::string, std::string>& book,
+                                    TraceSink& trace) const
+{
+    const std::string symptom = m_config.value("same_host_symptom", "");
+    if (symptom.empty())
+        return;
+    std::map<std::string, std::vector<std::uint64_t>> byNode;
+    for (auto& e : events) {
+        if (!m_sameHostTypes.count(e.type) || e.node.empty() || e.symptom.empty())
+            continue;
+        const std::string address = normalizePeerAddress(eventAttr(e, "peer"));
+        if (address.empty())
+            continue;
+        const auto it = book.find(address);
+        const std::string owner = it != book.end() ? it->second : address;
+        if (!isLoopback(address) && owner != normalizePeerAddress(e.node.str()))
+            continue;
+        e.symptom = symptom;
+        e.attrs["peer_on"] = "same host";
+        byNode[e.node.str()].push_back(e.id);
+    }
+    for (auto& [node, ids] : byNode) {
+        TraceStep s =
+            step(id(), TraceAction::Resolve,
+                 node + ": " + std::to_string(ids.size()) +
+                     " NCCL socket error(s) name a peer on the same host (no network between them): " + symptom);
+        s.node = node;
+        s.events = std::move(ids);
+        trace.record(std::move(s));
+    }
+}
+
 std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionContext& context, const Catalog&,
                                          TraceSink& trace) const
 {
@@ -234,6 +282,7 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
         if (!e.node.empty())
             nodes.insert(e.node);
     const auto book = learnAddresses(events, nodes, trace);
+    markSameHost(events, book, trace);
     const auto byPeer = resolve(events, book, nodes, trace);
     std::map<std::string, std::size_t> support;
     std::map<std::string, std::uint64_t> lines;  // reports, folded repeats included
