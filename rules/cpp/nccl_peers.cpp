@@ -81,11 +81,12 @@ private:
                                                       const std::set<std::string>& nodes, TraceSink& trace) const;
     std::map<std::string, std::vector<Report>> resolve(const std::vector<Event>& events,
                                                        const std::map<std::string, std::string>& book,
-                                                       const std::set<std::string>& nodes, TraceSink& trace) const;
+                                                       const std::set<std::string>& nodes,
+                                                       const std::set<std::uint64_t>& sameHost, TraceSink& trace) const;
     void emit(const std::string& node, const std::vector<Report>& reports, const std::string& symptom,
               const std::string& stronger, std::vector<Event>& out) const;
-    void markSameHost(std::vector<Event>& events, const std::map<std::string, std::string>& book,
-                      TraceSink& trace) const;
+    std::set<std::uint64_t> markSameHost(std::vector<Event>& events, const std::map<std::string, std::string>& book,
+                                         TraceSink& trace) const;
 
     json m_config;
     std::set<std::string> m_reportTypes;
@@ -160,12 +161,13 @@ std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::v
 std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::vector<Event>& events,
                                                                      const std::map<std::string, std::string>& book,
                                                                      const std::set<std::string>& nodes,
+                                                                     const std::set<std::uint64_t>& sameHost,
                                                                      TraceSink& trace) const
 {
     std::map<std::string, std::vector<Report>> byPeer;
     std::set<std::string> unresolved;
     for (const auto& e : events) {
-        if (!m_reportTypes.count(e.type) || m_ignoreStatuses.count(eventAttr(e, "status")) || e.attrs.count("peer_on"))
+        if (!m_reportTypes.count(e.type) || m_ignoreStatuses.count(eventAttr(e, "status")) || sameHost.count(e.id))
             continue;
         const std::string address = normalizePeerAddress(eventAttr(e, "peer"));
         auto it = book.find(address);
@@ -241,13 +243,16 @@ void ResolveNcclPeers::emit(const std::string& node, const std::vector<Report>& 
 
 /// A socket report whose peer is its own node (its host name, an address the evidence ties to it, or loopback) never
 /// crossed a network: another process on that node closed or reset the connection. Such reports take the
-/// configured same-host symptom instead of their network one, and the trace names them.
-void ResolveNcclPeers::markSameHost(std::vector<Event>& events, const std::map<std::string, std::string>& book,
-                                    TraceSink& trace) const
+/// configured same-host symptom instead of their network one, and the trace names them. Returns their ids, which
+/// name no peer node.
+std::set<std::uint64_t> ResolveNcclPeers::markSameHost(std::vector<Event>& events,
+                                                       const std::map<std::string, std::string>& book,
+                                                       TraceSink& trace) const
 {
+    std::set<std::uint64_t> marked;
     const std::string symptom = m_config.value("same_host_symptom", "");
     if (symptom.empty())
-        return;
+        return marked;
     std::map<std::string, std::vector<std::uint64_t>> byNode;
     for (auto& e : events) {
         if (!m_sameHostTypes.count(e.type) || e.node.empty() || e.symptom.empty())
@@ -256,11 +261,11 @@ void ResolveNcclPeers::markSameHost(std::vector<Event>& events, const std::map<s
         if (address.empty())
             continue;
         const auto it = book.find(address);
-        const std::string owner = it != book.end() ? it->second : address;
+        const std::string owner = it != book.end() ? normalizePeerAddress(it->second) : address;
         if (!isLoopback(address) && owner != normalizePeerAddress(e.node.str()))
             continue;
         e.symptom = symptom;
-        e.attrs["peer_on"] = "same host";
+        marked.insert(e.id);
         byNode[e.node.str()].push_back(e.id);
     }
     for (auto& [node, ids] : byNode) {
@@ -272,6 +277,7 @@ void ResolveNcclPeers::markSameHost(std::vector<Event>& events, const std::map<s
         s.events = std::move(ids);
         trace.record(std::move(s));
     }
+    return marked;
 }
 
 std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionContext& context, const Catalog&,
@@ -282,8 +288,8 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
         if (!e.node.empty())
             nodes.insert(e.node);
     const auto book = learnAddresses(events, nodes, trace);
-    markSameHost(events, book, trace);
-    const auto byPeer = resolve(events, book, nodes, trace);
+    const auto sameHost = markSameHost(events, book, trace);
+    const auto byPeer = resolve(events, book, nodes, sameHost, trace);
     std::map<std::string, std::size_t> support;
     std::map<std::string, std::uint64_t> lines;  // reports, folded repeats included
     std::size_t top = 0;
