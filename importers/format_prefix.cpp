@@ -224,6 +224,34 @@ bool stripMetaflowTask(std::string_view& s)
     return true;
 }
 
+/// Docker Compose's service prefix, `<container> | ` with the name padded to the widest container of the project
+/// (`fmt.Sprintf("%-"+width+"s | ", name)` in docker/compose cmd/formatter/logs.go at 13d70b1c; v1 wrote the same
+/// column): `vllm-1  | `, `project_trainer_1  | `. Only a name ending in its replica number counts, so the first cell
+/// of a table row (`GPU | Name`, `mlx5_0 | ib0`) stays text.
+bool stripComposeService(std::string_view& s)
+{
+    std::size_t pos = 0;
+    while (pos < s.size() && pos <= 128 &&
+           (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '-' || s[pos] == '.'))
+        ++pos;
+    std::size_t digits = pos;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(s[digits - 1])))
+        --digits;
+    // v2 joins service and replica with '-'; v1 wrote `<project>_<service>_<n>`, two underscores (a device's own
+    // name such as `mlx5_0` heading an lshca row has one).
+    const bool v2 = digits >= 2 && s[digits - 1] == '-';
+    const bool v1 = digits >= 2 && s[digits - 1] == '_' && s.substr(0, digits - 1).find('_') != std::string_view::npos;
+    if ((!v1 && !v2) || digits == pos || !charAt(s, pos, ' '))
+        return false;
+    std::size_t bar = pos;
+    while (charAt(s, bar, ' '))
+        ++bar;
+    if (!charAt(s, bar, '|') || (bar + 1 < s.size() && s[bar + 1] != ' '))
+        return false;
+    s.remove_prefix(std::min(bar + 2, s.size()));
+    return true;
+}
+
 /// MPICH / Intel MPI Hydra: `[proxy:0:1@host] `, `[mpiexec@host] ` or Intel's bootstrap proxy `[bstrap:0:-1@host] `.
 bool stripHydraHost(std::string_view& s, std::string_view& host)
 {
@@ -301,6 +329,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkRole;
     if (out.host.empty() && stripMpiHost(s, out.host))
         return MarkHost;
+    if (marks == 0 && stripComposeService(s))
+        return MarkRole;
     // pdsh / clush add their `node01: ` outermost, before every other prefix of the line.
     if (marks == 0 && out.host.empty() && stripPdshHost(s, out.host))
         return MarkPdsh;

@@ -261,6 +261,13 @@ void TestPlainText::launcherPrefixes()
                 {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
                 {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
                 {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9},
+                // docker compose: the container name padded to the project's widest, then ` | ` (v2 `-1`, v1 `_1`)
+                {"vllm-openai-1  | KeyError: 'x'", NoTime, TimeSource::None, "", "KeyError: 'x'"},
+                {"proj_trainer_1   |   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
+                {"trainer-1  | [rank2]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
+                // a table's first cell is no container: a device name with one underscore, a name without a replica
+                {"mlx5_0 | ib0 |  0   |  init", NoTime, TimeSource::None, "", "mlx5_0 | ib0 |  0   |  init"},
+                {"GPU0 | X | NV18", NoTime, TimeSource::None, "", "GPU0 | X | NV18"},
                 // a runner's stream tag before a command's output; indentation after its space is the output's own
                 {"[stderr] ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
                  "ModuleNotFoundError: No module named 'x'"},
