@@ -60,6 +60,7 @@ constexpr EnumName<TraceAction> kActions[] = {
     {TraceAction::HangInsideSave, "hang-inside-save"},
     {TraceAction::CheckpointOutlasts, "checkpoint-outlasts"},
     {TraceAction::SoleNode, "sole-node"},
+    {TraceAction::BatchHost, "batch-host"},
     {TraceAction::KnownReleaseIssue, "known-release-issue"},
     {TraceAction::DuplicateRanks, "duplicate-ranks"},
     {TraceAction::NodesDiffer, "nodes-differ"},

@@ -71,6 +71,7 @@ enum class TraceAction : std::uint8_t {
     HangInsideSave,
     CheckpointOutlasts,
     SoleNode,
+    BatchHost,
     KnownReleaseIssue,
     DuplicateRanks,
     NodesDiffer,

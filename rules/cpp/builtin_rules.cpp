@@ -3,6 +3,7 @@
 #include "rules/cpp/builtin_rules.h"
 #include "engine/case_cache.h"
 
+#include "rules/cpp/batch_host.h"
 #include "rules/cpp/breadth.h"
 #include "rules/cpp/checkpoint_stall.h"
 #include "rules/cpp/gpu_identity.h"
@@ -40,6 +41,7 @@ const engine::CodeRuleRegistry& builtinCodeRules()
         r.factories["CheckpointOutlastsCollective"] = [](const nlohmann::json& c) {
             return makeCheckpointOutlastsCollective(c);
         };
+        r.factories["BatchStepOnBatchHost"] = [](const nlohmann::json& c) { return makeBatchStepOnBatchHost(c); };
         r.factories["SoleNodeFromCommandLine"] = [](const nlohmann::json& c) { return makeSoleNodeFromCommandLine(c); };
         r.factories["KnownNcclReleaseIssue"] = [](const nlohmann::json& c) { return makeKnownNcclReleaseIssue(c); };
         r.factories["DuplicateRankClaims"] = [](const nlohmann::json& c) { return makeDuplicateRankClaims(c); };
