@@ -186,6 +186,15 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     // not syslog: a level word is no host.
     if (isLevelWord(out.host))
         return false;
+    // `2024-05-01T10:11:12.345678Z ERROR:torch.distributed.elastic...:failed (exitcode: -9)` (`kubectl logs
+    // --timestamps` before Python logging's `LEVEL:logger:message`): a colon inside the word, where no host name has
+    // one and only an IPv6 address does.
+    if (const std::size_t colon = out.host.find(':'); colon != std::string_view::npos && colon + 1 < out.host.size() &&
+        !std::all_of(out.host.begin(), out.host.end(), [](char c) {
+                                                          return std::isxdigit(static_cast<unsigned char>(c)) ||
+                                                              c == ':' || c == '.' || c == '[' || c == ']';
+                                                      }))
+        return false;
     // `2024-01-12T19:26:35.788+08:00   ErrorMessage "torch.cuda.OutOfMemoryError: ..."` (a console's field name and
     // a quoted value): a syslog line's tag is never quoted.
     if (!out.rest.empty() && out.rest[0] == '"')
@@ -204,6 +213,10 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     // writes the message right after the tag).
     if (tagEnd + 1 < out.rest.size() && out.rest[tagEnd + 1] != ' ' && out.rest[tagEnd + 1] != '[')
         return true;
+    // `2026-03-01T10:11:12.789Z CUDA error: invalid argument`, `... write failed: Permission denied` (a collector's
+    // stamp before a program's own words): a level word or `failed` names no program.
+    if (const std::string_view word = out.rest.substr(0, tagEnd); isLevelWord(word) || word == "failed")
+        return false;
     out.tag = out.rest.substr(0, tagEnd);
     out.indented = isIndented(out.rest.substr(tagEnd + 1));  // `tag:` + its space + more blanks
     out.body = skipSpaces(out.rest.substr(tagEnd + 1));

@@ -131,6 +131,18 @@ void addKernelParseRows()
              {.time = Apr22 + 123456000, .source = TS::Absolute, .host = "node-07", .text = Xid});
     parseRow("ISO with offset and uptime", "iso8601", "2023-06-22T21:55:31.352446+08:00 host kernel: [1.500000] x",
              {.time = 1687442131 * Sec + 352446000, .source = TS::Absolute, .host = "host", .text = "x"});
+    // a collector's stamp (`kubectl logs --timestamps`) before a program's own words: no host, no tag
+    parseRow("ISO before Python logging", "iso8601",
+             "2026-04-22T21:34:20Z ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9)",
+             {.time = Apr22,
+              .source = TS::Absolute,
+              .text = "ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -9)"});
+    parseRow("ISO before a level word as tag", "iso8601", "2026-04-22T21:34:20Z CUDA error: out of memory",
+             {.time = Apr22, .source = TS::Absolute, .text = "CUDA error: out of memory"});
+    parseRow("ISO before a failed call", "iso8601", "2026-04-22T21:34:20Z write failed: No space left on device",
+             {.time = Apr22, .source = TS::Absolute, .text = "write failed: No space left on device"});
+    parseRow("ISO with an IPv6 host", "iso8601", "2026-04-22T21:34:20Z fe80::1 kernel: x",
+             {.time = Apr22, .source = TS::Absolute, .host = "fe80::1", .text = "x"});
 }
 
 void addAppParseRows()
@@ -148,9 +160,10 @@ void addAppParseRows()
     parseRow("a rank tag is no host", "app", "rank3 [3] NCCL INFO x", {.text = "rank3 [3] NCCL INFO x"});
     parseRow("quoted NCCL line names its host, not a quote", "app", "\"node-02:4321:4400 [3] NCCL WARN x\",",
              {.host = "node-02", .gpu = 3, .text = "\"node-02:4321:4400 [3] NCCL WARN x\","});
-    // NCCL's prefix behind another program's: Compose, loguru, Python logging; the text is kept whole.
+    // NCCL's prefix behind another program's: loguru, Python logging; the text is kept whole. Compose's service
+    // prefix is a launcher's and goes.
     parseRow("NCCL behind Compose", "app", "trainer-1  | gpu-node-7:1234:5678 [0] NCCL WARN x",
-             {.host = "gpu-node-7", .gpu = 0, .text = "trainer-1  | gpu-node-7:1234:5678 [0] NCCL WARN x"});
+             {.host = "gpu-node-7", .gpu = 0, .text = "gpu-node-7:1234:5678 [0] NCCL WARN x"});
     parseRow("NCCL behind loguru", "app", "12:00:01.123 | ERROR    | train:step:42 - gpu-node-7:12:34 [5] NCCL WARN x",
              {.host = "gpu-node-7",
               .gpu = 5,
@@ -159,12 +172,11 @@ void addAppParseRows()
              {.host = "dgx-a", .gpu = 7, .text = "INFO:root:dgx-a:1:2 [7] NCCL INFO x"});
     parseRow("NCCL behind a wrapper, host an address", "app", "worker 3 says 10.1.2.3:1:2 [1] NCCL INFO x",
              {.host = "10.1.2.3", .gpu = 1, .text = "worker 3 says 10.1.2.3:1:2 [1] NCCL INFO x"});
-    parseRow(
-        "NCCL WARN with its source file behind Compose", "app",
-        "trainer-1  | gpu-node-7:1234:5678 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion",
-        {.host = "gpu-node-7",
-         .gpu = 2,
-         .text = "trainer-1  | gpu-node-7:1234:5678 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion"});
+    parseRow("NCCL WARN with its source file behind Compose", "app",
+             "trainer-1  | gpu-node-7:1234:5678 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion",
+             {.host = "gpu-node-7",
+              .gpu = 2,
+              .text = "gpu-node-7:1234:5678 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : Got completion"});
     parseRow("a clock before NCCL is no host", "app", "at 12:30:45 [0] NCCL INFO x",
              {.text = "at 12:30:45 [0] NCCL INFO x"});
     parseRow("redacted NCCL host", "app", "<cluster_name>:922:1149 [3] NCCL WARN x",
