@@ -248,6 +248,17 @@ bool isIpv4Address(std::string_view word)
     return true;
 }
 
+/// A systemd unit name (systemd.unit(5)'s unit types): `session-3.scope: systemd-oomd killed ...` or
+/// `trainer@2.service: Main process exited` starts a journal line without its header, and names no host.
+bool isSystemdUnit(std::string_view word)
+{
+    static constexpr std::array<std::string_view, 11> types = {".service",   ".socket", ".device", ".mount",
+                                                               ".automount", ".swap",   ".target", ".path",
+                                                               ".timer",     ".slice",  ".scope"};
+    return std::any_of(types.begin(), types.end(),
+                       [&](std::string_view tail) { return word.size() > tail.size() && word.ends_with(tail); });
+}
+
 }  // namespace
 
 bool isFileName(std::string_view word)
@@ -303,9 +314,9 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     static constexpr std::array<std::string_view, 12> programs = {
         "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
-        isElapsedTime(name) || isFileName(name) || isCannErrorCode(name) || isExceptionName(name) ||
-        isCamelCase(name) || isSensorReading(s.substr(colon + 1)) || isProgressBar(s.substr(colon + 1)) ||
-        isAssertionReport(s.substr(colon + 1)))
+        isElapsedTime(name) || isFileName(name) || isSystemdUnit(name) || isCannErrorCode(name) ||
+        isExceptionName(name) || isCamelCase(name) || isSensorReading(s.substr(colon + 1)) ||
+        isProgressBar(s.substr(colon + 1)) || isAssertionReport(s.substr(colon + 1)))
         return false;
     if (colon + 1 < s.size() && s[colon + 1] != ' ')
         return false;  // `host:pid:tid` (NCCL), `file:12:` (grep -n), `10.0.0.1:port`

@@ -378,6 +378,9 @@ void TestPlainText::nodeNamedByLine()
          // gcc's own program names are no pdsh hosts; its diagnostics keep their file:line:column
          {"cc1: some warnings being treated as errors", NoTime, TimeSource::None, "",
           "cc1: some warnings being treated as errors"},
+         // a journal line pasted without its header starts with the systemd unit, no host
+         {"session-3.scope: systemd-oomd killed 12 process(es) in this unit.", NoTime, TimeSource::None, "",
+          "session-3.scope: systemd-oomd killed 12 process(es) in this unit."},
          // a camel-case program name is no pdsh host; a host in capitals still is
          {"MotionCor3: Util/CSimpleFuncs.cpp:211: Assertion `0' failed", NoTime, TimeSource::None, "",
           "MotionCor3: Util/CSimpleFuncs.cpp:211: Assertion `0' failed"},
