@@ -142,6 +142,15 @@ bool isLevelWord(std::string_view word)
 
 namespace {
 
+/// An IPv6 address as a syslog host (`fe80::1`, `[2001:db8::5]`): hex digits, colons, dots of an embedded IPv4 tail,
+/// brackets. The only host word that holds a colon.
+bool isIpv6Literal(std::string_view word)
+{
+    return std::all_of(word.begin(), word.end(), [](char c) {
+        return std::isxdigit(static_cast<unsigned char>(c)) || c == ':' || c == '.' || c == '[' || c == ']';
+    });
+}
+
 /// `kern.err ...`, `daemon.info ...`: a syslog facility name and its dot.
 bool startsWithFacility(std::string_view s)
 {
@@ -189,11 +198,8 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     // `2024-05-01T10:11:12.345678Z ERROR:torch.distributed.elastic...:failed (exitcode: -9)` (`kubectl logs
     // --timestamps` before Python logging's `LEVEL:logger:message`): a colon inside the word, where no host name has
     // one and only an IPv6 address does.
-    if (const std::size_t colon = out.host.find(':'); colon != std::string_view::npos && colon + 1 < out.host.size() &&
-        !std::all_of(out.host.begin(), out.host.end(), [](char c) {
-                                                          return std::isxdigit(static_cast<unsigned char>(c)) ||
-                                                              c == ':' || c == '.' || c == '[' || c == ']';
-                                                      }))
+    if (const std::size_t colon = out.host.find(':');
+        colon != std::string_view::npos && colon + 1 < out.host.size() && !isIpv6Literal(out.host))
         return false;
     // `2024-01-12T19:26:35.788+08:00   ErrorMessage "torch.cuda.OutOfMemoryError: ..."` (a console's field name and
     // a quoted value): a syslog line's tag is never quoted.
