@@ -252,6 +252,57 @@ bool stripComposeService(std::string_view& s)
     return true;
 }
 
+/// A DNS label as Kubernetes names a container or namespace: lower-case letters, digits and inner `-`, at most 63.
+bool isDnsLabel(std::string_view w)
+{
+    if (w.empty() || w.size() > 63 || w.front() == '-' || w.back() == '-')
+        return false;
+    return std::all_of(w.begin(), w.end(),
+                       [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; });
+}
+
+/// A pod name a controller generated: a name, then the five characters Kubernetes draws from its consonant-and-digit
+/// alphabet (`bcdfghjklmnpqrstvwxz2456789`, apimachinery pkg/util/rand/rand.go): a Deployment's
+/// `vllm-7d4f9c8b6-x2kq9`, a Job's `train-job-5hz7m`, a JobSet's `llama-workers-0-1-q8k2n`. A bare index
+/// (`worker-0`) is not enough: a sentence can start with one.
+bool isGeneratedPodName(std::string_view w)
+{
+    const std::size_t dash = w.rfind('-');
+    if (w.size() > 253 || dash == std::string_view::npos || dash == 0 || w.size() - dash - 1 != 5)
+        return false;
+    const std::string_view suffix = w.substr(dash + 1);
+    constexpr std::string_view alphabet = "bcdfghjklmnpqrstvwxz2456789";
+    return isDnsLabel(w.substr(0, dash)) &&
+        std::all_of(suffix.begin(), suffix.end(), [&](char c) { return alphabet.find(c) != std::string_view::npos; });
+}
+
+/// stern's default line, `<pod> <container> <message>`, with the namespace first when it tails several
+/// (`{{color .PodColor .PodName}} {{color .ContainerColor .ContainerName}} {{.Message}}`, cmd/cmd.go at v1.34.0; the
+/// colours are gone once the terminal codes are). Only a generated pod name counts.
+bool stripSternPod(std::string_view& s)
+{
+    const auto word = [&s](std::size_t from) {
+        const std::size_t end = s.find(' ', from);
+        return end == std::string_view::npos ? std::string_view() : s.substr(from, end - from);
+    };
+    const std::string_view first = word(0);
+    const std::string_view second = first.empty() ? first : word(first.size() + 1);
+    if (second.empty())
+        return false;
+    std::size_t length = 0;
+    if (isGeneratedPodName(first) && isDnsLabel(second))
+        length = first.size() + second.size() + 2;
+    else if (isDnsLabel(first) && isGeneratedPodName(second)) {
+        const std::string_view third = word(first.size() + second.size() + 2);
+        if (isDnsLabel(third))
+            length = first.size() + second.size() + third.size() + 3;
+    }
+    if (length == 0 || length >= s.size())
+        return false;
+    s.remove_prefix(length);
+    return true;
+}
+
 /// MPICH / Intel MPI Hydra: `[proxy:0:1@host] `, `[mpiexec@host] ` or Intel's bootstrap proxy `[bstrap:0:-1@host] `.
 bool stripHydraHost(std::string_view& s, std::string_view& host)
 {
@@ -331,6 +382,8 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkHost;
     if (marks == 0 && stripComposeService(s))
         return MarkRole;
+    if (marks == 0 && stripSternPod(s))
+        return MarkPod;
     // pdsh / clush add their `node01: ` outermost, before every other prefix of the line.
     if (marks == 0 && out.host.empty() && stripPdshHost(s, out.host))
         return MarkPdsh;

@@ -6,6 +6,7 @@
 #include "engine/safe_text.h"
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
+#include "importers/line_reader.h"
 #include "importers/sniff_structured.h"
 #include "importers/timestamps.h"
 
@@ -361,7 +362,8 @@ std::string_view stripQuoteMarkers(std::string_view line)
 namespace {
 
 /// What a terminal shows of a physical line: the text after its last `\r` (progress bars rewrite one line with
-/// `\r`-separated segments), at most SniffLineBytes of it.
+/// `\r`-separated segments) and after any progress bar other output was written behind, at most SniffLineBytes
+/// of it.
 std::string_view lastSegment(std::string_view line)
 {
     while (!line.empty() && line.back() == '\r')
@@ -369,6 +371,8 @@ std::string_view lastSegment(std::string_view line)
     const std::size_t cr = line.rfind('\r');
     if (cr != std::string_view::npos)
         line.remove_prefix(cr + 1);
+    for (std::size_t bar = progressBarEnd(line); bar != std::string_view::npos; bar = progressBarEnd(line))
+        line = line.substr(line.find_first_not_of(' ', bar));
     return line.substr(0, SniffLineBytes);
 }
 

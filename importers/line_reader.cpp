@@ -3,6 +3,7 @@
 #include "importers/line_reader.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -14,6 +15,90 @@
 #include <unistd.h>
 
 namespace attrib::importers {
+
+namespace {
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+/// Digits at `pos` (at least `min`); `pos` moves past them.
+bool digits(std::string_view s, std::size_t& pos, std::size_t min = 1)
+{
+    const std::size_t start = pos;
+    while (pos < s.size() && isDigit(s[pos]))
+        ++pos;
+    return pos - start >= min;
+}
+
+/// tqdm's `[H:]MM:SS` at `pos`.
+bool clock(std::string_view s, std::size_t& pos)
+{
+    if (!digits(s, pos) || pos >= s.size() || s[pos] != ':' || !digits(s, ++pos, 2))
+        return false;
+    if (pos < s.size() && s[pos] == ':')
+        return digits(s, ++pos, 2);
+    return true;
+}
+
+/// tqdm's rate at `pos`: `4.53it/s`, `1.20s/it`, `?it/s`, `12.3MB/s`, `3.10ex/s` (a number or `?`, a unit, `/`,
+/// a unit).
+bool rate(std::string_view s, std::size_t& pos)
+{
+    if (pos < s.size() && s[pos] == '?')
+        ++pos;
+    else if (!digits(s, pos) || (pos < s.size() && s[pos] == '.' && !digits(s, ++pos)))
+        return false;
+    const auto word = [&] {
+        const std::size_t start = pos;
+        while (pos < s.size() && std::isalpha(static_cast<unsigned char>(s[pos])) && pos - start < 12)
+            ++pos;
+        return pos > start;
+    };
+    return word() && pos < s.size() && s[pos] == '/' && (++pos, word());
+}
+
+/// The position after the `]` of a tqdm statistics bracket opening at `open`, npos when it is none.
+std::size_t statsEnd(std::string_view s, std::size_t open)
+{
+    std::size_t pos = open + 1;
+    if (!clock(s, pos))
+        return std::string_view::npos;
+    if (pos < s.size() && s[pos] == '<') {
+        ++pos;
+        if (pos < s.size() && s[pos] == '?')
+            ++pos;
+        else if (!clock(s, pos))
+            return std::string_view::npos;
+    }
+    if (s.substr(pos, 2) != ", ")
+        return std::string_view::npos;
+    pos += 2;
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    if (!rate(s, pos) || pos >= s.size())
+        return std::string_view::npos;
+    if (s[pos] == ']')
+        return pos + 1;
+    const std::size_t close = s.find(']', pos);
+    return s[pos] == ',' && close != std::string_view::npos && close - pos < 300 ? close + 1 : std::string_view::npos;
+}
+
+}  // namespace
+
+std::size_t progressBarEnd(std::string_view line)
+{
+    if (line.find("/s") == std::string_view::npos && line.find("s/") == std::string_view::npos)
+        return std::string_view::npos;
+    for (std::size_t open = line.find('['); open != std::string_view::npos; open = line.find('[', open + 1)) {
+        const std::size_t end =
+            open + 1 < line.size() && isDigit(line[open + 1]) ? statsEnd(line, open) : std::string_view::npos;
+        if (end != std::string_view::npos && line.find_first_not_of(' ', end) != std::string_view::npos)
+            return end;
+    }
+    return std::string_view::npos;
+}
 
 namespace {
 
@@ -100,17 +185,18 @@ private:
         line.fullLength = length;
         line.truncated = length > m_maxLine;
         line.bytes = data.substr(0, static_cast<std::size_t>(std::min<std::uint64_t>(length, m_maxLine)));
-        const std::size_t cr = line.bytes.find('\r');
-        return cr == std::string_view::npos ? m_onLine(line) : emitSegments(line, cr);
+        std::size_t resume = 0;
+        const std::size_t end = nextBreak(line.bytes, 0, resume);
+        return end == std::string_view::npos ? m_onLine(line) : emitSegments(line, end, resume);
     }
 
-    /// A progress bar rewrites one terminal line: its `\r`-separated segments are handed on one by one, each
-    /// with its own offset and the physical line's number; empty segments are dropped.
-    bool emitSegments(const RawLine& whole, std::size_t cr)
+    /// A progress bar rewrites one terminal line: its segments (`\r`-separated, or output written after the bar)
+    /// are handed on one by one, each with its own offset and the physical line's number; empty segments are dropped.
+    bool emitSegments(const RawLine& whole, std::size_t end, std::size_t resume)
     {
         std::size_t begin = 0;
         bool any = false;
-        for (std::size_t end = cr;; end = whole.bytes.find('\r', begin)) {
+        for (;; end = nextBreak(whole.bytes, begin, resume)) {
             const bool last = end == std::string_view::npos;
             RawLine piece = whole;
             piece.offset = whole.offset + begin;
@@ -122,8 +208,23 @@ private:
             any = any || !piece.bytes.empty();
             if (last)
                 return true;
-            begin = end + 1;
+            begin = resume;
         }
+    }
+
+    /// The end of the segment that starts at `from` (npos for the last one); `resume` gets where the next starts.
+    static std::size_t nextBreak(std::string_view bytes, std::size_t from, std::size_t& resume)
+    {
+        const std::size_t cr = bytes.find('\r', from);
+        const std::string_view segment = bytes.substr(from, cr == std::string_view::npos ? cr : cr - from);
+        if (const std::size_t bar = progressBarEnd(segment); bar != std::string_view::npos) {
+            resume = from + bar;
+            while (resume < bytes.size() && bytes[resume] == ' ')
+                ++resume;
+            return from + bar;
+        }
+        resume = cr + 1;
+        return cr;
     }
 
     std::size_t m_maxLine;

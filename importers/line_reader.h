@@ -28,9 +28,16 @@ struct ReadStats {
     std::string errorText;
 };
 
-/// Calls `onLine` for each line. Lines longer than `maxLine` are cut to `maxLine` bytes
-/// (flagged truncated) while the reader skips to the next newline. `\r\n` endings are handled.
-/// `onLine` returning false stops reading (cancellation).
+/// Where a progress bar's statistics end when other output follows them on the same physical line (the bar's
+/// `\r` lost in a paste, or another process writing after it): the position after the `]` of tqdm's
+/// `[<elapsed>[<<remaining>], <rate>[, <postfix>]]` (`[58:54,  4.53it/s]`, `[00:12<01:40, 1.20s/it, loss=0.3]`), the
+/// first such bracket with text after it; npos when there is none.
+std::size_t progressBarEnd(std::string_view line);
+
+/// Calls `onLine` for each line. A line a terminal would have shown as several (`\r`-separated progress bar
+/// segments, or text written right after a progress bar) is handed on segment by segment, each with its own offset.
+/// Lines longer than `maxLine` are cut to `maxLine` bytes (flagged truncated) while the reader skips to the next
+/// newline. `\r\n` endings are handled. `onLine` returning false stops reading (cancellation).
 ReadStats readLines(const ReadFn& read, const std::function<bool(const RawLine&)>& onLine,
                     std::size_t maxLine = 1 << 20, std::size_t chunk = 1 << 20);
 

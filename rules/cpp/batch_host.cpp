@@ -7,6 +7,7 @@
 // node, and then the step names no single host). Which attributes carry the job, the host and the step is
 // catalog data (config `job_attr`, `host_attr`, `step_attr`); a redacted or missing host names nothing.
 #include "rules/cpp/batch_host.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/host_name.h"
 #include "engine/json_util.h"
@@ -62,10 +63,7 @@ public:
             }
         }
         for (const auto& [node, ids] : placed) {
-            TraceStep step;
-            step.phase = TracePhase::Early;
-            step.rule = id();
-            step.action = TraceAction::BatchHost;
+            TraceStep step = earlyStep(id(), TraceAction::BatchHost);
             step.node = node;
             step.events = ids;
             step.summary = std::to_string(ids.size()) + " report(s) of a step without a host placed on " + node +

@@ -7,6 +7,7 @@
 // kept in the `nodes` attribute and the evidence keeps every line. One node alone stays a node problem
 // (a storage client, a node's configuration).
 #include "rules/cpp/breadth.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 
@@ -102,10 +103,7 @@ private:
             if (!e->node.empty())
                 nodes.insert(e->node);
         }
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::Breadth;
+        TraceStep step = earlyStep(id(), TraceAction::Breadth);
         step.windowStart = first;
         step.windowEnd = first == NoTime ? NoTime : first + group.window;
         std::string names;

@@ -16,6 +16,7 @@
 // open, and no `veto_types` event (collective mismatches) in the same span. Untimed events count in file order
 // (the bundle's co-occurrence policy). The open save becomes the symptom.
 #include "rules/cpp/checkpoint_stall.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/number.h"
@@ -100,10 +101,7 @@ private:
 
     static TraceStep stepFor(const Event& save, const Event& timeout, TraceAction action)
     {
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = "CheckpointOutlastsCollective";
-        step.action = action;
+        TraceStep step = earlyStep("CheckpointOutlastsCollective", action);
         step.node = save.node;
         step.events = {save.id, timeout.id};
         return step;

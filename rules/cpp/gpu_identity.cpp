@@ -2,6 +2,7 @@
 // LearnGpuIdentity reads "gpu_identity" events (NCCL init lines with busId, nvidia-smi listings) and
 // fills the context's PCI -> GPU and rank maps; the Xid rules then name GPUs by index.
 #include "rules/cpp/gpu_identity.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/pci.h"
 
@@ -44,10 +45,7 @@ public:
                 context.rankMap.emplace(e.rank, std::make_pair(e.node, e.gpu));
         }
         for (const auto& [node, maps] : learned) {
-            TraceStep step;
-            step.phase = TracePhase::Early;
-            step.rule = id();
-            step.action = TraceAction::Learn;
+            TraceStep step = earlyStep(id(), TraceAction::Learn);
             step.node = node;
             std::string list;
             for (const auto& m : maps)
@@ -62,10 +60,7 @@ public:
 private:
     void recordConflict(const Event& e, const std::string& pci, int known, TraceSink& trace) const
     {
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::Conflict;
+        TraceStep step = earlyStep(id(), TraceAction::Conflict);
         step.fired = false;
         step.node = e.node;
         step.summary = "PCI " + pci + " on " + e.node + " named GPU " + std::to_string(e.gpu) +

@@ -7,6 +7,7 @@
 // a culprit event on each culprit's node, a mismatch event when ranks disagree on the collective, or an
 // honest "no culprit" event when every expected rank timed out.
 #include "rules/cpp/nccl_hang.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/number.h"
@@ -323,10 +324,7 @@ void NcclHangCulprit::emitMismatch(const Group& g, const RankFacts& facts, std::
         e.attrs["collectives"] = seen;
         out.push_back(std::move(e));
     }
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = id();
-    step.action = TraceAction::Mismatch;
+    TraceStep step = earlyStep(id(), TraceAction::Mismatch);
     step.summary = "ranks disagree on PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + ": " + seen;
     step.details["majority"] = majority->first;
     trace.record(std::move(step));
@@ -353,10 +351,7 @@ void NcclHangCulprit::emitCulprits(const Group& g, const std::map<int, std::stri
         if (auto last = facts.lastEvent.find(ranks.front()); last != facts.lastEvent.end())
             for (auto obs : last->second->observations)
                 e.observations.push_back(obs);
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::Culprit;
+        TraceStep step = earlyStep(id(), TraceAction::Culprit);
         step.node = node;
         step.summary = "rank(s) " + compressRanks(ranks) + " on " + (node.empty() ? "an unknown node" : node) +
             " did not time out in PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + " while " +
@@ -374,10 +369,7 @@ void NcclHangCulprit::emitNoCulprit(const Group& g, const std::string& reason, c
     e.attrs["expected"] = std::to_string(expected);
     e.attrs["reason"] = reason;
     e.attrs["unseen_ranks"] = unseen.empty() ? "none" : compressRanks(unseen);
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = id();
-    step.action = TraceAction::NoCulprit;
+    TraceStep step = earlyStep(id(), TraceAction::NoCulprit);
     step.summary = "PG " + g.key.first + " SeqNum " + std::to_string(g.key.second) + ": " + reason;
     step.details = e.attrs.toMap();
     trace.record(std::move(step));
@@ -391,10 +383,7 @@ void NcclHangCulprit::recordNearby(const Group& g, const std::string& node, cons
     if (g.first->time == NoTime)
         return;
     const TimeNs start = g.first->time - timeoutOf(*g.first) * NsPerMs;
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = id();
-    step.action = TraceAction::LookBack;
+    TraceStep step = earlyStep(id(), TraceAction::LookBack);
     step.node = node;
     step.windowStart = start - m_margin;
     step.windowEnd = start + m_margin;
@@ -422,10 +411,7 @@ std::vector<Event> NcclHangCulprit::run(std::vector<Event> events, ExecutionCont
             g = &group;
     RankFacts facts = collectFacts(events, context, groups);
     const std::set<int> expected = expectedRanks(facts, *g);
-    TraceStep look;
-    look.phase = TracePhase::Early;
-    look.rule = id();
-    look.action = TraceAction::Group;
+    TraceStep look = earlyStep(id(), TraceAction::Group);
     look.summary = std::to_string(groups.size()) + " collective(s) timed out; the largest is PG " + g->key.first +
         " SeqNum " + std::to_string(g->key.second) + " on " + std::to_string(g->ranks.size()) + " of " +
         std::to_string(expected.size()) + " expected rank(s)";

@@ -8,6 +8,7 @@
 // A socket report whose peer is the reporter's own node never crossed a network (NCCL's bootstrap and proxy
 // sockets also join processes of one node); it takes the catalog's same-host symptom instead.
 #include "rules/cpp/nccl_peers.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/pipeline.h"
 
@@ -115,16 +116,6 @@ std::string hostsAlias(const std::string& hosts, const std::set<std::string>& no
     return {};
 }
 
-TraceStep step(const std::string& rule, TraceAction action, std::string summary)
-{
-    TraceStep s;
-    s.phase = TracePhase::Early;
-    s.rule = rule;
-    s.action = action;
-    s.summary = std::move(summary);
-    return s;
-}
-
 std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::vector<Event>& events,
                                                                     const std::set<std::string>& nodes,
                                                                     TraceSink& trace) const
@@ -149,9 +140,10 @@ std::map<std::string, std::string> ResolveNcclPeers::learnAddresses(const std::v
             conflicts += (conflicts.empty() ? "" : ", ") + address;
         }
     }
-    TraceStep s = step(id(), TraceAction::Learn,
-                       "learned " + std::to_string(book.size()) + " address -> node mapping(s)" +
-                           (conflicts.empty() ? "" : "; ignored addresses claimed by several nodes: " + conflicts));
+    TraceStep s =
+        earlyStep(id(), TraceAction::Learn,
+                  "learned " + std::to_string(book.size()) + " address -> node mapping(s)" +
+                      (conflicts.empty() ? "" : "; ignored addresses claimed by several nodes: " + conflicts));
     s.details["map"] = learned;
     s.fired = !book.empty();
     trace.record(std::move(s));
@@ -190,9 +182,9 @@ std::map<std::string, std::vector<Report>> ResolveNcclPeers::resolve(const std::
         std::string list;
         for (const auto& a : unresolved)
             list += (list.empty() ? "" : ", ") + a;
-        TraceStep s = step(id(), TraceAction::Resolve,
-                           "no node known for peer address(es) " + list +
-                               "; add the NCCL INFO lines (NCCL_DEBUG=INFO) of every node");
+        TraceStep s = earlyStep(id(), TraceAction::Resolve,
+                                "no node known for peer address(es) " + list +
+                                    "; add the NCCL INFO lines (NCCL_DEBUG=INFO) of every node");
         s.fired = false;
         trace.record(std::move(s));
     }
@@ -270,9 +262,9 @@ std::set<std::uint64_t> ResolveNcclPeers::markSameHost(std::vector<Event>& event
     }
     for (auto& [node, ids] : byNode) {
         TraceStep s =
-            step(id(), TraceAction::Resolve,
-                 node + ": " + std::to_string(ids.size()) +
-                     " NCCL socket error(s) name a peer on the same host (no network between them): " + symptom);
+            earlyStep(id(), TraceAction::Resolve,
+                      node + ": " + std::to_string(ids.size()) +
+                          " NCCL socket error(s) name a peer on the same host (no network between them): " + symptom);
         s.node = node;
         s.events = std::move(ids);
         trace.record(std::move(s));
@@ -313,10 +305,10 @@ std::vector<Event> ResolveNcclPeers::run(std::vector<Event> events, ExecutionCon
              m_config.value(strong ? "symptom" : "weak_symptom",
                             strong ? "network_peer_unreachable" : "network_peer_named"),
              strong ? std::string() : strongest, added);
-        TraceStep s =
-            step(id(), TraceAction::Resolve,
-                 node + " named by " + std::to_string(support[node]) + " node(s) in " + std::to_string(lines[node]) +
-                     " NCCL error(s)" + (strong ? ": suspect" : ": fewer reporters than " + strongest));
+        TraceStep s = earlyStep(id(), TraceAction::Resolve,
+                                node + " named by " + std::to_string(support[node]) + " node(s) in " +
+                                    std::to_string(lines[node]) + " NCCL error(s)" +
+                                    (strong ? ": suspect" : ": fewer reporters than " + strongest));
         s.node = node;
         for (const auto& r : reports)
             s.events.push_back(r.event->id);

@@ -10,6 +10,7 @@
 // - with no strict majority (one node against one), the symptom is the job's, naming every node and its value.
 // Agreement, a single node, or events without a node change nothing.
 #include "rules/cpp/node_facts.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/pipeline.h"
@@ -104,10 +105,7 @@ private:
         for (const auto& [node, values] : nodes.values)
             if (values.size() == 1)
                 listing += (listing.empty() ? "" : ", ") + node + ": " + *values.begin();
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::NodesDiffer;
+        TraceStep step = earlyStep(id(), TraceAction::NodesDiffer);
         if (tie) {
             Event& e = events[nodes.first.at(byValue.begin()->second.front())];
             mark(e, fact, e.node.str(), "", listing);

@@ -6,6 +6,7 @@
 // bridge), and the same inactive set on every GPU is the platform's design (H100 PCIe: 12 of 18 links). Only the
 // first case raises a symptom. The listing's lines are walked in file order (observation ids), per node.
 #include "rules/cpp/nvlink_state.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/number.h"
@@ -113,10 +114,7 @@ private:
                 if (fault)
                     e->symptom = m_symptom;
             }
-            TraceStep step;
-            step.phase = TracePhase::Early;
-            step.rule = id();
-            step.action = TraceAction::JudgeLinks;
+            TraceStep step = earlyStep(id(), TraceAction::JudgeLinks);
             step.node = node;
             step.gpu = gpu;
             step.fired = fault;

@@ -9,6 +9,7 @@
 //  - everything else is the application's own exception.
 // Type and message lists live in the rule's config (rules/early/python_exceptions.json).
 #include "rules/cpp/python_exceptions.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/pipeline.h"
@@ -102,10 +103,7 @@ private:
 
     void record(const std::string& node, TraceAction decision, const Tally& t, TraceSink& trace) const
     {
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = decision;
+        TraceStep step = earlyStep(id(), decision);
         step.node = node;
         step.fired = decision == TraceAction::Raise;
         std::string why;

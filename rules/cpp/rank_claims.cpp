@@ -13,6 +13,7 @@
 // Observation ids follow line order within a file, and one file's ids form one run, so an interleaving is only
 // ever seen within a file.
 #include "rules/cpp/rank_claims.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/number.h"
@@ -129,10 +130,7 @@ private:
             nodes += (nodes.empty() ? "" : ", ") + n;
         if (!nodes.empty())
             e.attrs["claim_nodes"] = nodes;
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::DuplicateRanks;
+        TraceStep step = earlyStep(id(), TraceAction::DuplicateRanks);
         step.events = {e.id};
         step.summary = "rank " + std::to_string(rank) + " of " + std::to_string(world.size) + " claimed " +
             std::to_string(claim.observations.size()) + " times" + (nodes.empty() ? "" : " (on " + nodes + ")") + "; " +

@@ -10,6 +10,7 @@
 // node-less lines are placed on it, when the bundle's node list (workload.json, or the nodes the evidence names)
 // holds that node alone.
 #include "rules/cpp/sole_node.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/host_name.h"
 #include "engine/json_util.h"
@@ -57,10 +58,7 @@ public:
             return placeOnSoleEvidentNode(std::move(events), context, evident, trace);
         const std::string node = named.size() == 1 ? *named.begin() : std::string();
         const bool other = std::any_of(evident.begin(), evident.end(), [&](const auto& n) { return n != node; });
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::SoleNode;
+        TraceStep step = earlyStep(id(), TraceAction::SoleNode);
         step.events = commands;
         if (node.empty() || other) {
             step.fired = false;
@@ -106,10 +104,7 @@ private:
         const std::size_t placed = place(events, node);
         if (placed == 0)
             return events;
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = id();
-        step.action = TraceAction::SoleNode;
+        TraceStep step = earlyStep(id(), TraceAction::SoleNode);
         step.node = node;
         step.summary = "the bundle's evidence names " + node + " alone: " + std::to_string(placed) +
             " event(s) without a node placed there";

@@ -6,6 +6,7 @@
 // of the job's own output (its CANCELLED banners) are about this job by construction and are not listed. Without a
 // workload id or node list in the context nothing is filtered (the engine cannot know better), and the trace says so.
 #include "rules/cpp/workload_scope.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 
@@ -52,10 +53,7 @@ public:
             e.symptom.clear();
         }
         for (const auto& [why, ids] : dropped) {
-            TraceStep step;
-            step.phase = TracePhase::Early;
-            step.rule = id();
-            step.action = TraceAction::OutOfScope;
+            TraceStep step = earlyStep(id(), TraceAction::OutOfScope);
             step.summary = std::to_string(ids.size()) + " event(s) not about this workload: " + why;
             step.events = ids;
             trace.record(std::move(step));

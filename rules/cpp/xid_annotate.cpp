@@ -3,6 +3,7 @@
 // (repeats on the same GPU point at hardware, repeats across GPUs at the application) and the Xid 48 -> 63 ->
 // 94 -> 45 burst order, as summarized in shared/reference/domain.md §2.3-2.4 and §13.
 #include "rules/cpp/xid_annotate.h"
+#include "rules/cpp/early_step.h"
 
 #include "engine/json_util.h"
 #include "engine/number.h"
@@ -115,10 +116,7 @@ void inheritMissingPci(std::vector<Event>& events, TimeNs window, TraceSink& tra
             continue;
         e.attrs["pci"] = eventAttr(from, "pci");
         e.attrs["pci_from"] = from.type == "nvrm_gpu_head" ? "preceding 'The NVIDIA GPU' line" : "preceding Xid line";
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = rule;
-        step.action = TraceAction::InheritPci;
+        TraceStep step = earlyStep(rule, TraceAction::InheritPci);
         step.node = e.node;
         step.summary = "Xid " + eventAttr(e, "xid") + " line without a PCI address on " + e.node + " takes PCI " +
             e.attrs["pci"] + " from the " + e.attrs["pci_from"];
@@ -222,10 +220,7 @@ void recordClassification(const GpuFaults& g, bool hardware, std::size_t gpus, T
                           const std::string& rule)
 {
     const Event& first = *g.events.front();
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = rule;
-    step.action = TraceAction::ClassifyAppFault;
+    TraceStep step = earlyStep(rule, TraceAction::ClassifyAppFault);
     step.node = first.node;
     step.gpu = first.gpu;
     step.details = {{"pids", eventAttr(first, "pids")},
@@ -297,10 +292,7 @@ void promoteNamedCauses(std::vector<Event>& events, const json& namedCauses, Tra
             continue;
         e.symptom = symptom;
         e.sympathetic = false;
-        TraceStep step;
-        step.phase = TracePhase::Early;
-        step.rule = rule;
-        step.action = TraceAction::NamedCause;
+        TraceStep step = earlyStep(rule, TraceAction::NamedCause);
         step.node = e.node;
         step.gpu = e.gpu;
         step.summary = "Xid " + eventAttr(e, "xid") + " on " + (e.node.empty() ? "an unnamed node" : e.node) +

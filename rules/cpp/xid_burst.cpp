@@ -4,6 +4,7 @@
 // holds the logic: burst grouping, word decoding, class choice, sympathetic marking. Every inner step is
 // reported to the trace.
 #include "rules/cpp/xid_burst.h"
+#include "rules/cpp/early_step.h"
 
 #include "rules/cpp/xid_annotate.h"
 
@@ -299,10 +300,7 @@ Decoded HandleXidBurstEvents::decode(int xid, const std::string& detail, const C
         d.symptom = chooseSymptom(xid, facts);
     d.sympathetic = d.sympathetic || m_sympathetic.count(xid) > 0;
     d.problem = std::move(problem);
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = id();
-    step.action = TraceAction::Decode;
+    TraceStep step = earlyStep(id(), TraceAction::Decode);
     step.node = e.node;
     step.gpu = e.gpu;
     step.summary = "Xid " + std::to_string(xid) + " -> " + d.symptom +
@@ -330,10 +328,7 @@ void HandleXidBurstEvents::resolveGpu(Event& e, const ExecutionContext& context,
             return;
         }
     }
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = id();
-    step.action = TraceAction::MapGpu;
+    TraceStep step = earlyStep(id(), TraceAction::MapGpu);
     step.fired = false;
     step.node = e.node;
     step.summary = "no GPU index known for PCI " + pci + " on " + e.node +
@@ -355,10 +350,7 @@ void HandleXidBurstEvents::markBurst(std::vector<Event*>& burst, const Catalog& 
             primary = e;
         }
     }
-    TraceStep step;
-    step.phase = TracePhase::Early;
-    step.rule = id();
-    step.action = TraceAction::Burst;
+    TraceStep step = earlyStep(id(), TraceAction::Burst);
     step.node = burst.front()->node;
     step.gpu = burst.front()->gpu;
     step.windowStart = burst.front()->time;

@@ -146,6 +146,21 @@ void TestLineReader::splitting_data()
     // A progress bar rewrites one terminal line: its \r-separated segments are lines of their own.
     QTest::newRow("inner CR splits segments") << QByteArray("a\rb\n") << QStringList{"a", "b"};
     QTest::newRow("empty segments dropped") << QByteArray("a\r\r\n") << QStringList{"a"};
+    // Output written right behind a progress bar (its \r lost in a paste, another process writing after it)
+    // starts a segment of its own after the bar's statistics bracket; a bar alone, or a bracket that is not one,
+    // stays whole.
+    QTest::newRow("text after a bar") << QByteArray("9%|#| 5/55 [00:01<00:09,  4.53it/s]Traceback (most recent)\n")
+                                      << QStringList{"9%|#| 5/55 [00:01<00:09,  4.53it/s]", "Traceback (most recent)"};
+    QTest::newRow("unknown total") << QByteArray("15247it [58:54,  4.53it/s]Waiting in store\n")
+                                   << QStringList{"15247it [58:54,  4.53it/s]", "Waiting in store"};
+    QTest::newRow("postfix, then a blank") << QByteArray("5/9 [1:00:01<?, 1.20s/it, loss=0.3]  slurmstepd: x\n")
+                                           << QStringList{"5/9 [1:00:01<?, 1.20s/it, loss=0.3]", "slurmstepd: x"};
+    QTest::newRow("CR, then a bar") << QByteArray("a\r5/9 [00:01<00:01, ?it/s][rank1]: x\n")
+                                    << QStringList{"a", "5/9 [00:01<00:01, ?it/s]", "[rank1]: x"};
+    QTest::newRow("a bar alone") << QByteArray("5/9 [00:01<00:01, 4.5it/s, loss=0.3]  \n")
+                                 << QStringList{"5/9 [00:01<00:01, 4.5it/s, loss=0.3]  "};
+    QTest::newRow("no bar") << QByteArray("[00:01, 3 items/s] x [12:30, up] y\n")
+                            << QStringList{"[00:01, 3 items/s] x [12:30, up] y"};
     QTest::newRow("lines across chunks") << QByteArray("hello world\nfoo bar baz qux\nend")
                                          << QStringList{"hello world", "foo bar baz qux", "end"};
 }

@@ -287,6 +287,16 @@ void TestPlainText::launcherPrefixes()
                  "torch.OutOfMemoryError: CUDA out of memory", 2},
                 {"多机多卡训练，出现了错误", NoTime, TimeSource::None, "", "多机多卡训练，出现了错误"},
                 {"错 RuntimeError: x", NoTime, TimeSource::None, "", "错 RuntimeError: x"}});
+    // stern: a generated pod name and its container (the namespace first when it tails several), its `--timestamps`
+    // stamp then read as the line's own; a sentence starting with an indexed name, a non-generated name and a
+    // `kubectl get pods` row stay whole.
+    checkPlain(
+        {{"vllm-7d4f9c8b6-x2kq9 vllm RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
+         {"ml llm-0-1-q8k2n pytorch [rank2]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
+         {"job-5hz7m main 2025-03-04T10:11:12Z x", makeTime(2025, 3, 4, 10, 11, 12), TimeSource::Absolute, "", "x"},
+         {"worker-0 crashed with x", NoTime, TimeSource::None, "", "worker-0 crashed with x"},
+         {"job-abcde main RuntimeError: x", NoTime, TimeSource::None, "", "job-abcde main RuntimeError: x"},
+         {"job-5hz7m   0/1     Error   0   5m", NoTime, TimeSource::None, "", "job-5hz7m   0/1     Error   0   5m"}});
 }
 
 void TestPlainText::nodeNamedByLine()
