@@ -1,0 +1,13 @@
+python -m torch.distributed.launch --nnodes 1 --nproc_per_node $GPUS_PER_NODE --rdzv_endpoint localhost:$MASTER_PORT --use-env \
+    -m FlagEmbedding.baai_general_embedding.finetune.run \
+    --output_dir './output_ft' \
+    --model_name_or_path $MODEL_NAME_OR_PATH \
+    --train_data $DATA_FILE \
+    --learning_rate 1e-5 \
+    --num_train_epochs 5 \
+    --normlized True \
+    --temperature 0.01 \
+    --query_max_len 32 \
+    --passage_max_len 128 \
+    --negatives_cross_device \
+    --per_device_train_batch_size 1 
