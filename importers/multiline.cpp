@@ -518,7 +518,9 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     // indented actor fields. It ends at a blank line, a line with a header of its own (a logger, NCCL, Slurm),
     // another exception, a logger's unstamped line (`ERROR:name:...`, `wandb: ...`), another program's line (`NVRM:`,
     // `pcieport 0000:00:01.0: AER:`, `NCCL WARN`), a shell prompt, a `====` rule, a
-    // chained traceback's words, the C++ backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
+    // chained traceback's words, the header CPython's unraisable hook or thread excepthook prints before its own
+    // traceback (`Exception ignored in: <function X.__del__ ...>`, `Exception in thread Thread-1:`), the C++
+    // backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
     // `Caught X in DataLoader worker process N.` then `Original Traceback (most recent call last):` and its frames).
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
         rec.kind != tb.first.kind)
@@ -538,6 +540,7 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
         !startsWith(piece, "During handling of the above exception") &&
         !startsWith(piece, "The above exception was the direct cause") &&
         !startsWith(piece, "Exception raised from ") && !startsWith(piece, "Original Traceback") &&
+        !startsWith(piece, "Exception ignored in") && !startsWith(piece, "Exception in thread ") &&
         !startsWith(piece, "File \"");
 }
 

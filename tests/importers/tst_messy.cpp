@@ -250,6 +250,29 @@ private Q_SLOTS:
         QVERIFY(!importers::detail::isOtherProgramsLine("dev 0000:3b:00 is the device"));
     }
 
+    void unraisableHookHeaderEndsAnExceptionMessage()
+    {
+        // CPython's unraisable hook (a destructor failing after the real error) and thread excepthook print a header
+        // of their own before their traceback: it is no part of the exception's message before it.
+        const std::string text = "Traceback (most recent call last):\n"
+                                 "  File \"engine.py\", line 453, in _configure\n"
+                                 "AssertionError: autotp and zero_stage = 3 have not been validated\n"
+                                 "Exception ignored in: <function DeepSpeedEngine.__del__ at 0x1516c0610820>\n"
+                                 "Traceback (most recent call last):\n"
+                                 "  File \"engine.py\", line 509, in __del__\n"
+                                 "AttributeError: 'DeepSpeedEngine' object has no attribute 'optimizer'\n"
+                                 "RuntimeError: NCCL error\n"
+                                 "Exception in thread Thread-1:\n";
+        const auto r = tests::readAll(text, "logs/rank-0.log");
+        QCOMPARE(r.records.size(), std::size_t(5));
+        QCOMPARE(r.records[0].text, std::string("AssertionError: autotp and zero_stage = 3 have not been validated"));
+        QVERIFY(r.records[1].text.starts_with("Exception ignored in: <function DeepSpeedEngine.__del__"));
+        QCOMPARE(r.records[2].text,
+                 std::string("AttributeError: 'DeepSpeedEngine' object has no attribute 'optimizer'"));
+        QCOMPARE(r.records[3].text, std::string("RuntimeError: NCCL error"));
+        QCOMPARE(r.records[4].text, std::string("Exception in thread Thread-1:"));
+    }
+
     void wrappedExceptionSentenceIsJoined()
     {
         // An exception line outside a traceback that a paste wrapped mid-sentence goes on in lower case on the next
