@@ -372,8 +372,9 @@ bool TracebackJoiner::opensOutside(const Record& rec, std::string_view body)
         return false;
     // An exception line outside a traceback whose message may go on (`No such file or directory:` and the path on
     // the next line; a sentence a paste wrapped): only the lines that finish a piece ending in `:`, or go on in
-    // lower case with a piece that stops mid-sentence, join it.
-    if (!rec.logHeader && (endsWithColon(body) || endsMidSentence(body)) && startsException(body)) {
+    // lower case with a piece that stops mid-sentence, join it. The line may be indented as a whole (a paste
+    // quoted as a code block, pip's boxed output).
+    if (!rec.logHeader && (endsWithColon(body) || endsMidSentence(body)) && startsException(trimLeft(body))) {
         Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
         tb.message = true;
         tb.unfinishedOnly = true;

@@ -290,6 +290,14 @@ private Q_SLOTS:
         QCOMPARE(r.records[1].text, std::string("Next line of the ticket"));
         QCOMPARE(r.records[2].text, std::string("RuntimeError: CUDA error: out of memory"));
         QCOMPARE(r.records[3].text, std::string("I tried a smaller batch"));
+        // The same two lines indented as a whole (a paste quoted as a code block) join the same way.
+        const auto indented =
+            tests::readAll("    RuntimeError: Expected all tensors on one device, but got index is on\n"
+                           "    cuda:0, different from other tensors on cpu\n",
+                           "run.log");
+        QCOMPARE(indented.records.size(), std::size_t(1));
+        QVERIFY2(indented.records[0].text.ends_with("but got index is on cuda:0, different from other tensors on cpu"),
+                 indented.records[0].text.c_str());
         // A line of another stream ends the held exception line first: the records keep the file's order.
         const auto ranks = tests::readAll("[rank1]:ValueError: the free memory is less than\n"
                                           "[rank0]:step 3 done\n"
