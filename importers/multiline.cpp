@@ -324,15 +324,20 @@ bool endsMidSentence(std::string_view s)
     return !s.empty() && (std::isalnum(static_cast<unsigned char>(s.back())) || s.back() == ',');
 }
 
-/// The next line goes on with a piece that stopped mid-sentence: in lower case, or with a number after a comma (a
-/// comma ends no sentence: `... max seq len (1048576),` then `22.5 GiB KV cache is needed, ...`).
+/// The next line goes on with a piece that stopped mid-sentence: in lower case, with a number after a comma (a
+/// comma ends no sentence: `... max seq len (1048576),` then `22.5 GiB KV cache is needed, ...`), or with the quoted
+/// name a Python repr opened (`<class`, `<function`, `<module`: `but got a <class` then
+/// `'text_generation_server.utils.dist.FakeGroup'>. rank=0`).
 bool continuesSentence(std::string_view piece, std::string_view next)
 {
     piece = trimRight(piece);
     next = trimLeft(next);
     if (!endsMidSentence(piece) || next.empty())
         return false;
-    return (next[0] >= 'a' && next[0] <= 'z') || (piece.back() == ',' && engine::isDigit(next[0]));
+    const std::string_view lastWord = piece.substr(piece.find_last_of(' ') + 1);
+    const bool openRepr =
+        lastWord.size() > 1 && lastWord[0] == '<' && lastWord.find('>') == std::string_view::npos && next[0] == '\'';
+    return (next[0] >= 'a' && next[0] <= 'z') || (piece.back() == ',' && engine::isDigit(next[0])) || openRepr;
 }
 
 constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception's message joined at most

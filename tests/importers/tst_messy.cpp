@@ -298,6 +298,14 @@ private Q_SLOTS:
         QCOMPARE(indented.records.size(), std::size_t(1));
         QVERIFY2(indented.records[0].text.ends_with("but got index is on cuda:0, different from other tensors on cpu"),
                  indented.records[0].text.c_str());
+        // A repr cut after `<class` goes on with its quoted name.
+        const auto repr = tests::readAll("ValueError: Expecting a ProcessGroup, but got a <class\n"
+                                         "'text_generation_server.utils.dist.FakeGroup'>. rank=0\n",
+                                         "launcher.log");
+        QCOMPARE(repr.records.size(), std::size_t(1));
+        QCOMPARE(repr.records[0].text,
+                 std::string("ValueError: Expecting a ProcessGroup, but got a <class "
+                             "'text_generation_server.utils.dist.FakeGroup'>. rank=0"));
         // A line of another stream ends the held exception line first: the records keep the file's order.
         const auto ranks = tests::readAll("[rank1]:ValueError: the free memory is less than\n"
                                           "[rank0]:step 3 done\n"
