@@ -452,11 +452,13 @@ std::size_t rayPrefixLength(std::string_view s)
         return 0;
     if (startsWith(s.substr(pos), ", ip=")) {
         pos += 5;
+        const bool bracketed = charAt(s, pos, '[');  // an IPv6 address: `ip=[fdbd:dccd:cdd2:2207::30f]`
+        pos += bracketed ? 1 : 0;
         const std::size_t start = pos;
         while (pos < s.size() && pos - start < 64 &&
                (std::isxdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ':'))
             ++pos;
-        if (pos == start)
+        if (pos == start || (bracketed && !charAt(s, pos++, ']')))
             return 0;
     }
     if (!charAt(s, pos++, ')'))

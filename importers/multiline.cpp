@@ -340,6 +340,14 @@ bool continuesSentence(std::string_view piece, std::string_view next)
     return (next[0] >= 'a' && next[0] <= 'z') || (piece.back() == ',' && engine::isDigit(next[0])) || openRepr;
 }
 
+/// `AssertionError:`, `torch.distributed.DistStoreError:`: an exception line that names its class and a colon and
+/// nothing after it.
+bool namesOnlyClass(std::string_view body)
+{
+    const std::string_view piece = trimRight(trimLeft(body));
+    return piece.size() > 1 && piece.back() == ':' && piece.find(' ') == std::string_view::npos;
+}
+
 constexpr std::size_t KeptMessageLines = 8;  ///< further lines of an exception's message joined at most
 
 /// tvm-ffi (loaded by FlashInfer into vLLM, SGLang and TensorRT-LLM) prints a native crash's frames in Python's
@@ -383,6 +391,8 @@ bool TracebackJoiner::opensOutside(const Record& rec, std::string_view body)
         Open& tb = m_open.emplace(rec.stream, Open{rec, {}, {}, 1}).first->second;
         tb.message = true;
         tb.unfinishedOnly = true;
+        if (namesOnlyClass(body))
+            m_bareClass = std::make_pair(rec.stream, rec.line);
         if (!endsWithColon(body))
             m_unfinished = rec.stream;  // a wrapped sentence goes on with the very next line only
         return true;
@@ -409,6 +419,10 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
             return false;
     }
     const std::string_view body = bodyOf(rec.text);
+    if (takesWrappedMessage(rec, body)) {
+        emit = false;
+        return true;
+    }
     auto it = m_open.find(rec.stream);
     if (startsWith(trimLeft(body), TracebackHead)) {
         if (it != m_open.end() && !close(it, sink))
@@ -427,15 +441,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
     if (tb.message) {
         if (continuesMessage(tb, rec, body)) {
             emit = false;
-            const std::string_view piece = trimRight(body);
-            appendContinuation(tb.first.text, piece, false, m_options.maxLineBytes);
-            if (piece.size() <= MaxInnerLineBytes)
-                tb.first.messageLines.emplace_back(trimLeft(piece));
-            tb.first.length = rec.offset + rec.length - tb.first.offset;
-            tb.first.truncated = tb.first.truncated || rec.truncated;
-            ++tb.messageLines;
-            ++tb.lines;
-            ++m_stats.joined;
+            appendMessage(tb, rec, body);
             return true;
         }
         return close(it, sink) &&
@@ -494,6 +500,8 @@ void TracebackJoiner::takeException(Open& tb, const Record& exception)
     Record& out = tb.first;
     out.text = exception.text;
     out.textLine = citedLine(exception);
+    if (namesOnlyClass(bodyOf(exception.text)))
+        m_bareClass = std::make_pair(exception.stream, exception.line);
     out.length = exception.offset + exception.length - out.offset;
     out.truncated = out.truncated || exception.truncated;
     if (out.time == engine::NoTime) {
@@ -548,6 +556,34 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
         !startsWith(piece, "Exception raised from ") && !startsWith(piece, "Original Traceback") &&
         !startsWith(piece, "Exception ignored in") && !startsWith(piece, "Exception in thread ") &&
         !startsWith(piece, "File \"");
+}
+
+void TracebackJoiner::appendMessage(Open& tb, const Record& rec, std::string_view body)
+{
+    const std::string_view piece = trimRight(body);
+    appendContinuation(tb.first.text, piece, false, m_options.maxLineBytes);
+    if (piece.size() <= MaxInnerLineBytes)
+        tb.first.messageLines.emplace_back(trimLeft(piece));
+    tb.first.length = rec.offset + rec.length - tb.first.offset;
+    tb.first.truncated = tb.first.truncated || rec.truncated;
+    ++tb.messageLines;
+    ++tb.lines;
+    ++m_stats.joined;
+}
+
+bool TracebackJoiner::takesWrappedMessage(const Record& rec, std::string_view body)
+{
+    const auto bare = m_bareClass;
+    m_bareClass.reset();
+    if (!bare || bare->first == rec.stream || rec.line != bare->second + 1 || rec.logHeader)
+        return false;
+    const auto it = m_open.find(bare->first);
+    const std::string_view piece = trimLeft(trimRight(body));
+    if (it == m_open.end() || !it->second.message || !namesOnlyClass(bodyOf(it->second.first.text)) || piece.empty() ||
+        startsException(piece) || isOtherProgramsLine(piece) || startsWith(piece, TracebackHead))
+        return false;
+    appendMessage(it->second, rec, body);
+    return true;
 }
 
 bool TracebackJoiner::finish(Open& tb, const RecordSink& sink)

@@ -77,6 +77,13 @@ private:
     void takeException(Open& tb, const Record& exception);
     void labelFrames(Open& tb);
     bool continuesMessage(const Open& tb, const Record& rec, std::string_view body) const;
+    /// Joins `rec` onto the open exception's message.
+    void appendMessage(Open& tb, const Record& rec, std::string_view body);
+    /// The line right after an exception line that names only its class (`(WorkerDict pid=1) AssertionError:`) goes
+    /// on with its message whatever its launcher prefix: Python prints a bare `AssertionError` without the colon, so
+    /// the colon says the message was wrapped onto the next line, where a paste cut at the terminal's width lost the
+    /// prefix. Returns true when it took `rec`.
+    bool takesWrappedMessage(const Record& rec, std::string_view body);
     bool finish(Open& tb, const RecordSink& sink);
     /// Finishes the stream's open traceback and forgets it; false when the sink stopped.
     bool close(std::map<std::uint64_t, Open>::iterator it, const RecordSink& sink);
@@ -88,6 +95,8 @@ private:
     ReaderStats& m_stats;
     std::map<std::uint64_t, Open> m_open;       ///< by launcher stream (0 = no launcher prefix)
     std::optional<std::uint64_t> m_unfinished;  ///< the stream of an exception line held mid-sentence
+    /// The stream and line of the last exception line that named only its class (see takesWrappedMessage).
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> m_bareClass;
 };
 
 /// A record for one parsed physical line; fillRecord() reuses `r`'s buffers.

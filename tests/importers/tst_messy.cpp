@@ -10,6 +10,7 @@
 
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 
 using namespace attrib;
 using namespace attrib::importers;
@@ -271,6 +272,30 @@ private Q_SLOTS:
                  std::string("AttributeError: 'DeepSpeedEngine' object has no attribute 'optimizer'"));
         QCOMPARE(r.records[3].text, std::string("RuntimeError: NCCL error"));
         QCOMPARE(r.records[4].text, std::string("Exception in thread Thread-1:"));
+    }
+
+    void classOnlyExceptionLineTakesTheNextLine()
+    {
+        // Python prints a bare `AssertionError` without a colon: `AssertionError:` alone says its message was wrapped
+        // onto the next line, which a paste cut at the terminal's width left without the Ray worker's prefix
+        // (verl PR #4799, an IPv6 node address in brackets). Any other next line stays its own record.
+        const std::string text = "(WorkerDict pid=42417, ip=[fdbd:dccd:cdd2:2207::30f]) Traceback (most recent call "
+                                 "last):\n"
+                                 "(WorkerDict pid=42417, ip=[fdbd:dccd:cdd2:2207::30f])   File \"x.py\", line 1, in f\n"
+                                 "(WorkerDict pid=42417, ip=[fdbd:dccd:cdd2:2207::30f]) AssertionError:\n"
+                                 "Expects tensor to be on the compute device cuda:0, was on cpu\n"
+                                 "(WorkerDict pid=7) RuntimeError: boom\n"
+                                 "RuntimeError: not a continuation\n";
+        const auto r = tests::readAll(text, "main_ppo.log");
+        QCOMPARE(r.records.size(), std::size_t(3));
+        const auto assertion = std::find_if(r.records.begin(), r.records.end(), [](const auto& rec) {
+            return rec.text.find("AssertionError:") != std::string::npos;
+        });
+        QVERIFY(assertion != r.records.end());
+        QVERIFY2(
+            assertion->text.ends_with("AssertionError: Expects tensor to be on the compute device cuda:0, was on cpu"),
+            assertion->text.c_str());
+        QCOMPARE(r.records.back().text, std::string("RuntimeError: not a continuation"));
     }
 
     void wrappedExceptionSentenceIsJoined()
