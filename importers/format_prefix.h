@@ -74,6 +74,12 @@ bool stripPdshHost(std::string_view& s, std::string_view& host);
 /// (they take the node from its ip); only the line's stream and the traceback joiner look past it.
 std::size_t rayPrefixLength(std::string_view s);
 
+/// Container platforms' prefixes (format_containers.cpp); each strips its prefix from `s`: `kubectl logs --prefix`'s
+/// `[pod/name/container] `, Docker Compose's `vllm-1  | `, stern's `<pod> <container> ` (only a generated pod name).
+bool stripPod(std::string_view& s);
+bool stripComposeService(std::string_view& s);
+bool stripSternPod(std::string_view& s);
+
 /// What a container runtime's log file adds after its stamp: CRI's stream and full/partial tag (`stderr F `).
 bool stripCriStream(std::string_view& s);
 /// Loki's label set after its stamp (`{container="trainer", node="gpu-node-7"} `); a `node`, `host`, `hostname`,
