@@ -12,6 +12,11 @@
 
 namespace attrib::importers::detail {
 
+/// `s` without its leading blanks and tabs.
+std::string_view trimLeft(std::string_view s);
+/// `s` without its trailing blanks, tabs and carriage returns.
+std::string_view trimRight(std::string_view s);
+
 /// Appends a continuation line to `text`. A wrapped piece is appended as is; an indented one is trimmed and
 /// joined with one space, without a repeated `NVRM: ` prefix. `text` never grows past `cap` bytes.
 void appendContinuation(std::string& text, std::string_view piece, bool wrapped, std::size_t cap);
