@@ -2,6 +2,8 @@
 // Chunked line splitting with a bounded line buffer, and a file-descriptor reader.
 #include "importers/line_reader.h"
 
+#include "engine/number.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -18,10 +20,7 @@ namespace attrib::importers {
 
 namespace {
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+using engine::isDigit;
 
 /// Digits at `pos` (at least `min`); `pos` moves past them.
 bool digits(std::string_view s, std::size_t& pos, std::size_t min = 1)
@@ -89,7 +88,12 @@ std::size_t statsEnd(std::string_view s, std::size_t open)
 
 std::size_t progressBarEnd(std::string_view line)
 {
-    if (line.find("/s") == std::string_view::npos && line.find("s/") == std::string_view::npos)
+    // A rate's `/` next to an `s` (`it/s`, `s/it`, `MB/s`) is rare in a log line; one pass finds whether there is one.
+    bool rateSlash = false;
+    for (std::size_t slash = line.find('/'); slash != std::string_view::npos && !rateSlash;
+         slash = line.find('/', slash + 1))
+        rateSlash = (slash > 0 && line[slash - 1] == 's') || (slash + 1 < line.size() && line[slash + 1] == 's');
+    if (!rateSlash)
         return std::string_view::npos;
     for (std::size_t open = line.find('['); open != std::string_view::npos; open = line.find('[', open + 1)) {
         const std::size_t end =
