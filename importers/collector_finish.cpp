@@ -95,6 +95,9 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
     if (stats.enveloped > 0)
         problems.push_back(plural(stats.enveloped, "record") +
                            " of a log platform or runtime read as the message it holds (JSON, CSV export, fluent-bit)");
+    if (stats.retyped > 0)
+        problems.push_back(plural(stats.retyped, "line") +
+                           " read with no-break spaces, curly quotes or HTML entities as plain characters");
     if (stats.terminalCoded > 0)
         problems.push_back(plural(stats.terminalCoded, "line") + " read without their terminal colour codes");
     // A line repeated without end under a rule that waits for a later line: the latest ones are kept.

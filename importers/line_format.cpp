@@ -7,6 +7,7 @@
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
 #include "importers/line_reader.h"
+#include "importers/pasted_text.h"
 #include "importers/sniff_structured.h"
 #include "importers/timestamps.h"
 
@@ -427,13 +428,14 @@ Sniffed sniff(std::string_view head, std::string_view path)
         return *table;
     Tally tally;
     std::string uncoloured;
+    std::string retyped;
     std::size_t pos = 0;
     while (pos < head.size() && static_cast<std::size_t>(tally.seen) < SniffLines) {
         std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        const std::string_view line =
-            stripQuoteMarkers(engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured));
+        const std::string_view line = stripQuoteMarkers(
+            plainTypography(engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured), retyped));
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 namespace attrib::importers::detail {
 
@@ -13,5 +14,12 @@ namespace attrib::importers::detail {
 /// punctuation mark, neither touching a third `*`. Python's `**kwargs` and `2**31`, and `*** Process received signal
 /// ***` stay as they are.
 void stripMarkdownStrong(std::string& text);
+
+/// `line` as the program wrote it when a web page, a chat client or a word processor retyped it on the way into a
+/// ticket: no-break, narrow and other Unicode spaces as a space, zero-width characters and byte-order marks
+/// dropped, curly quotes and primes as ' and ", hyphen and en-dash forms and the minus sign as -, an ellipsis as
+/// three dots, and the HTML entities a page escapes log text with (&quot; &#39; &#x27; &apos; &lt; &gt; &amp;
+/// &nbsp;) as their characters. Returns `line` itself when it holds none of them, else a view of `buffer`.
+std::string_view plainTypography(std::string_view line, std::string& buffer);
 
 }  // namespace attrib::importers::detail

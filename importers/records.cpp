@@ -5,6 +5,7 @@
 #include "engine/safe_text.h"
 #include "importers/format_prefix.h"
 #include "importers/multiline.h"
+#include "importers/pasted_text.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -150,6 +151,7 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
                  const std::function<bool(const RawLine&, std::string_view clean)>& onLine)
 {
     std::string uncoloured;
+    std::string retyped;
     const ReadStats rs = readLines(
         read,
         [&](const RawLine& raw) {
@@ -173,6 +175,10 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
             if (const std::string_view plain = engine::stripTerminalCodes(clean, uncoloured);
                 plain.size() != clean.size()) {
                 ++stats.terminalCoded;
+                clean = plain;
+            }
+            if (const std::string_view plain = plainTypography(clean, retyped); plain.data() != clean.data()) {
+                ++stats.retyped;
                 clean = plain;
             }
             if (const std::string_view unquoted = stripQuoteMarkers(clean); unquoted.size() != clean.size()) {

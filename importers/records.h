@@ -73,6 +73,7 @@ struct ReaderStats {
     std::uint64_t nulLines = 0;       ///< lines holding NUL bytes (the text after the last NUL run is kept)
     std::uint64_t invalidUtf8 = 0;    ///< lines with invalid UTF-8 (kept; replaced when stored)
     std::uint64_t terminalCoded = 0;  ///< lines whose terminal escape sequences were removed from the text read
+    std::uint64_t retyped = 0;        ///< lines read with a page's or editor's typography as plain characters
     std::uint64_t quoted = 0;         ///< lines read without the quote markers (`> `) a mail or ticket put before them
     std::uint64_t enveloped = 0;      ///< lines that were records of a log platform or runtime, read as their message
     std::uint64_t joined = 0;         ///< physical lines merged into a previous record

@@ -7,6 +7,7 @@
 
 #include "engine/report.h"
 #include "importers/bundle.h"
+#include "importers/pasted_text.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -40,6 +41,7 @@ private Q_SLOTS:
     void aFaultOfSeveralNodesNamesThem();
     void colouredLinesReadWithoutTheirCodes();
     void quotedLinesReadWithoutTheirMarkers();
+    void retypedLinesReadAsTheProgramWroteThem();
     void dmesgLinesAmongApplicationLines();
     void contextLineNamesTheDevice();
     void pastedTextAfterKernelLinesIsItsOwnRecord();
@@ -216,6 +218,46 @@ void TestPlainTextBundles::quotedLinesReadWithoutTheirMarkers()
     QCOMPARE(std::string(stripQuoteMarkers("  > > nested")), std::string("nested"));
     QCOMPARE(std::string(stripQuoteMarkers(">>> import torch")), std::string(">>> import torch"));  // Python's prompt
     QCOMPARE(std::string(stripQuoteMarkers(">> >>> import torch")), std::string(">>> import torch"));
+}
+
+void TestPlainTextBundles::retypedLinesReadAsTheProgramWroteThem()
+{
+    // The same lines copied from a rendered web page and a chat client: no-break spaces, HTML entities, curly
+    // quotes; a line with none of them is read untouched.
+    QTemporaryDir dir;
+    const std::filesystem::path root = dir.path().toStdString();
+    tests::writeFile(root / "from-the-forum.txt",
+                     std::string("gpu-n04:811:902\xc2\xa0[1] NCCL WARN Cuda failure &#39;an illegal memory access was "
+                                 "encountered&#39;\n") +
+                         "[rank3]:\xc2\xa0RuntimeError: CUDA error: an illegal memory access was encountered\n" +
+                         "srun: error: gpu-n04: task 9: Exited with exit code 1\n");
+    const auto outcome = tests::analyze(root.string());
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    const auto* nccl = tests::findSymptom(*outcome.result, "app_cuda_kernel_fault@gpu-n04/gpu1");
+    QVERIFY2(nccl, "the NCCL prefix behind a no-break space names the node and GPU");
+    QVERIFY(!nccl->evidence.empty());
+    const auto* obs = outcome.result->observation(nccl->evidence.front());
+    QVERIFY(obs);
+    QVERIFY2(str(obs->text).contains(QStringLiteral("Cuda failure 'an illegal memory")), obs->text.c_str());
+    const auto* cov = tests::fileCoverage(*outcome.result, "from-the-forum.txt");
+    QVERIFY(cov);
+    const bool noted = std::any_of(cov->errors.begin(), cov->errors.end(), [](const std::string& e) {
+        return e.find("2 lines read with no-break spaces, curly quotes or HTML entities as plain characters") !=
+            std::string::npos;
+    });
+    QVERIFY(noted);
+
+    std::string buffer;
+    const std::string_view plain = "NCCL WARN Call to connect returned Connection refused";
+    QCOMPARE(detail::plainTypography(plain, buffer).data(), plain.data());  // nothing retyped: the line itself
+    QCOMPARE(std::string(detail::plainTypography("\xe2\x80\x9cNCCL_SOCKET_IFNAME\xe2\x80\x9d isn\xe2\x80\x99t "
+                                                 "set\xe2\x80\xa6",
+                                                 buffer)),
+             std::string("\"NCCL_SOCKET_IFNAME\" isn't set..."));
+    QCOMPARE(std::string(detail::plainTypography("a &lt;b&gt; &amp;quot; &foo; & c", buffer)),
+             std::string("a <b> &quot; &foo; & c"));  // one level of escaping; unknown entities kept
+    QCOMPARE(std::string(detail::plainTypography("\xef\xbb\xbfx\xe2\x80\x8by \xe2\x80\x94 z\xe2\x80\x93w", buffer)),
+             std::string("xy \xe2\x80\x94 z-w"));  // an em dash may stand for one or two hyphens: kept
 }
 
 void TestPlainTextBundles::dmesgLinesAmongApplicationLines()
