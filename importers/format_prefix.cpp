@@ -244,8 +244,10 @@ bool stripMpiHost(std::string_view& s, std::string_view& host)
         return false;  // `[rulebook.cu:273] (Error) CUDA Runtime error`: a program's source location
     std::size_t pos = colon + 1;
     int pid = 0;
-    if (charAt(s, pos, '0') || !readInt(s, pos, pid))
-        return false;  // no pid is written zero-padded: `[21-Mar-25_03:03:09]` is a stamp (DOCA's driver container)
+    const bool padded = charAt(s, pos, '0');
+    if (!readInt(s, pos, pid) || (padded && pos - colon - 1 != 5))
+        return false;  // Open MPI pads a pid to five digits (`[binf316:04549]`, `%05d`); `[21-Mar-25_03:03:09]` is
+                       // a stamp (DOCA's driver container)
     for (int padding = 0; padding < 4 && charAt(s, pos, ' '); ++padding)
         ++pos;
     int thread = 0;

@@ -4,6 +4,8 @@
 #include "importers/pasted_text.h"
 
 #include <array>
+#include <cstdint>
+#include <cstring>
 #include <span>
 
 namespace attrib::importers::detail {
@@ -83,11 +85,28 @@ bool mayStartRetyped(char c)
     return c == '&' || u == 0xc2 || u == 0xe2 || u == 0xe3 || u == 0xef;
 }
 
+/// How many leading bytes hold neither `&` nor a byte of a multi-byte character, eight bytes at a time (most log
+/// lines are ASCII without `&`: the whole line).
+std::size_t plainPrefix(std::string_view line)
+{
+    constexpr std::uint64_t ones = 0x0101010101010101ULL;
+    constexpr std::uint64_t highs = 0x8080808080808080ULL;
+    std::size_t i = 0;
+    for (; i + 8 <= line.size(); i += 8) {
+        std::uint64_t word = 0;
+        std::memcpy(&word, line.data() + i, 8);
+        const std::uint64_t amp = word ^ (ones * '&');  // a zero byte where the line has `&`
+        if ((word & highs) != 0 || ((amp - ones) & ~amp & highs) != 0)
+            break;
+    }
+    return i;
+}
+
 }  // namespace
 
 std::string_view plainTypography(std::string_view line, std::string& buffer)
 {
-    std::size_t i = 0;
+    std::size_t i = plainPrefix(line);
     while (i < line.size() && !(mayStartRetyped(line[i]) && retypedAt(line, i)))
         ++i;
     if (i == line.size())

@@ -320,7 +320,8 @@ void TestPlainText::nodeNamedByLine()
           "clx-orion-053", "ib_iface.c:746 UCX ERROR send completion with error"},
          {"[gpu-n08:912  ] mpool.c:42 UCX WARN object was not returned", NoTime, TimeSource::None, "gpu-n08",
           "mpool.c:42 UCX WARN object was not returned"},
-         // a pid is never zero-padded: DOCA's driver container stamps its lines `[%d-%b-%y_%H:%M:%S]`
+         // Open MPI pads a pid to five digits; DOCA's driver container stamps its lines `[%d-%b-%y_%H:%M:%S]`
+         {"[binf316:04549] Signal: Aborted (6)", NoTime, TimeSource::None, "binf316", "Signal: Aborted (6)"},
          {"[21-Mar-25_03:03:09] Executing command: modprobe mlx5_ib", NoTime, TimeSource::None, "",
           "[21-Mar-25_03:03:09] Executing command: modprobe mlx5_ib"},
          {"[gpu-n07:48213:0:48213] Caught signal 11 (Segmentation fault)", NoTime, TimeSource::None, "",
