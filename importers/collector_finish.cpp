@@ -93,8 +93,9 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
     if (stats.quoted > 0)
         problems.push_back(plural(stats.quoted, "line") + " read without the quote markers (>) before them");
     if (stats.enveloped > 0)
-        problems.push_back(plural(stats.enveloped, "record") +
-                           " of a log platform or runtime read as the message it holds (JSON, CSV export, fluent-bit)");
+        problems.push_back(
+            plural(stats.enveloped, "record") +
+            " of a log platform or runtime read as the message it holds (JSON, CSV export, fluent-bit, logfmt)");
     if (stats.retyped > 0)
         problems.push_back(plural(stats.retyped, "line") +
                            " read with no-break spaces, curly quotes or HTML entities as plain characters");

@@ -13,7 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 
 namespace attrib::importers::detail {
@@ -340,12 +342,117 @@ bool fromMember(std::string_view line, Envelope& out)
     return true;
 }
 
+/// One `key=value` pair of a logfmt line; the value unquoted and unescaped when it was quoted.
+struct Pair {
+    std::string_view key;
+    std::string value;
+};
+
+/// The value after `key=` at `pos`: a Go-quoted string (`\"`, `\\`, `\n`, `\t`, `\r` unescaped, other escapes kept)
+/// or a bare token up to the next blank. False for an unterminated quote.
+bool readValue(std::string_view s, std::size_t& pos, std::string& value)
+{
+    value.clear();
+    if (pos >= s.size() || s[pos] != '"') {
+        const std::size_t end = std::min(s.find(' ', pos), s.size());
+        value.assign(s.substr(pos, end - pos));
+        pos = end;
+        return true;
+    }
+    for (++pos; pos < s.size(); ++pos) {
+        const char c = s[pos];
+        if (c == '"') {
+            ++pos;
+            return true;
+        }
+        if (c != '\\' || pos + 1 >= s.size()) {
+            value.push_back(c);
+            continue;
+        }
+        const char e = s[++pos];
+        switch (e) {
+        case 'n': value.push_back('\n'); break;
+        case 't': value.push_back('\t'); break;
+        case 'r': break;
+        case '"':
+        case '\\': value.push_back(e); break;
+        default: value.push_back('\\'); value.push_back(e);
+        }
+    }
+    return false;
+}
+
+/// A logfmt line as logrus, Go's slog TextHandler and go-kit write it (`time="2021-05-12T17:31:12Z" level=error
+/// msg="Failed to collect metrics ..." error="..."`): every token a `key=value` pair, keys of letters, digits, `_`,
+/// `.` and `-`, with a `msg` or `message` pair.
+bool parseLogfmt(std::string_view s, std::vector<Pair>& pairs)
+{
+    std::size_t pos = 0;
+    while (pos < s.size() && pairs.size() < 64) {
+        while (pos < s.size() && s[pos] == ' ')
+            ++pos;
+        if (pos == s.size())
+            break;
+        const std::size_t start = pos;
+        while (pos < s.size() &&
+               (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '.' || s[pos] == '-'))
+            ++pos;
+        if (pos == start || pos >= s.size() || s[pos] != '=')
+            return false;
+        Pair pair{s.substr(start, pos - start), {}};
+        ++pos;
+        if (!readValue(s, pos, pair.value) || (pos < s.size() && s[pos] != ' '))
+            return false;
+        pairs.push_back(std::move(pair));
+    }
+    return std::any_of(pairs.begin(), pairs.end(), [](const Pair& p) { return p.key == "msg" || p.key == "message"; });
+}
+
+bool fromLogfmt(std::string_view line, Envelope& out)
+{
+    std::vector<Pair> pairs;
+    if (!parseLogfmt(line, pairs))
+        return false;
+    std::string message;
+    std::string details;
+    std::string rest;
+    for (const Pair& p : pairs) {
+        const std::string key(p.key);
+        if (key == "msg" || key == "message")
+            message = p.value;
+        else if (std::find(DetailKeys.begin(), DetailKeys.end(), p.key) != DetailKeys.end())
+            details.append("\n").append(p.value);
+        else if (std::find(TimeKeys.begin(), TimeKeys.end(), p.key) != TimeKeys.end()) {
+            if (const auto stamp = parseIso8601(p.value); stamp && out.time == engine::NoTime)
+                out.time = stamp->time;
+        } else if (std::find(HostKeys.begin(), HostKeys.end(), p.key) != HostKeys.end())
+            out.host = p.value;
+        else if (!isMetadataKey(key))
+            rest.append(rest.empty() ? "" : " ").append(key).append("=").append(p.value);
+    }
+    if (message.find_first_not_of(" \t\r\n") == std::string::npos)
+        return false;
+    if (!rest.empty())
+        details.append("\n").append(rest);
+    appendMessageLines(message + details, out);
+    return true;
+}
+
+/// The key a logfmt line opens with when a logger writes its time or level first.
+bool opensLogfmt(std::string_view s)
+{
+    for (const std::string_view key : {"time=", "ts=", "timestamp=", "level=", "lvl="})
+        if (s.substr(0, key.size()) == key)
+            return true;
+    return false;
+}
+
 }  // namespace
 
 bool mayBeEnvelope(std::string_view line)
 {
     const std::string_view s = trimmed(line);
-    return !s.empty() && (s.front() == '{' || s.front() == '"' || s.front() == '[');
+    return !s.empty() && (s.front() == '{' || s.front() == '"' || s.front() == '[' || opensLogfmt(s));
 }
 
 bool unwrapEnvelope(std::string_view line, Envelope& out)
@@ -362,6 +469,8 @@ bool unwrapEnvelope(std::string_view line, Envelope& out)
     }
     if (s.front() == '"')
         return fromMember(s, out);
+    if (opensLogfmt(s))
+        return fromLogfmt(s, out);
     return s.front() == '[' && fromFluentBit(s, out);
 }
 

@@ -2,7 +2,8 @@
 // Internal: a log line that wraps another program's message. Container runtimes, log shippers and log platforms
 // store each line a job printed as a record: Docker's json-file (`{"log":"...\n","stream":"stderr","time":...}`),
 // a CloudWatch or Cloud Logging export, a structured logger's JSON line, torchelastic's error file, fluent-bit's
-// stdout record (`[0] tag: [1733047872.345, {"log"=>"..."}]`), a pretty-printed `"message": "...",` member.
+// stdout record (`[0] tag: [1733047872.345, {"log"=>"..."}]`), a pretty-printed `"message": "...",` member, a
+// logfmt line of logrus, slog or go-kit (`time="..." level=error msg="..." error="..."`).
 // Rules are written for the message as the program printed it, so the message is taken out: JSON-unescaped, split
 // into the lines it holds, with the record's time and host kept for lines that carry none of their own.
 #pragma once
@@ -30,7 +31,7 @@ engine::TimeNs unixTime(double value);
 void appendMessageLines(std::string_view text, Envelope& out);
 
 /// Cheap test run on every line before unwrapEnvelope: its first non-blank byte opens a JSON object, a JSON
-/// member or a fluent-bit record.
+/// member or a fluent-bit record, or it opens with a logfmt time or level key (`time=`, `ts=`, `level=`, ...).
 bool mayBeEnvelope(std::string_view line);
 
 /// Whether `line` is a record wrapping a message; fills `out` (cleared first). A JSON object without a message

@@ -49,6 +49,7 @@ private Q_SLOTS:
     void cloudWatchEventHoldsATraceback();
     void torchelasticErrorFile();
     void fluentBitRecord();
+    void logfmtLines();
     void logExportCsvRows();
     void metricsCsvStaysMetrics();
     void notARecordStaysText_data();
@@ -219,6 +220,46 @@ void TestLogEnvelopes::fluentBitRecord()
     QVERIFY(read.records[0].text.rfind("NVRM: Xid (PCI:0000:3b:00): 48,", 0) == 0);
     QCOMPARE(QString::fromStdString(read.records[1].text), QStringLiteral("step \"12\" => done"));
     QCOMPARE(read.records[1].time, at("2025-12-01T10:11:13.5Z"));
+}
+
+void TestLogEnvelopes::logfmtLines()
+{
+    // logrus (containerd, dcgm-exporter, the container toolkit) and Go's slog TextHandler.
+    const std::string text =
+        "time=\"2021-05-12T17:31:12Z\" level=error msg=\"Failed to collect metrics with error: Host engine connection "
+        "invalid/disconnected\"\n"
+        "time=2024-03-04T10:11:12.500Z level=ERROR msg=\"RunPodSandbox failed\" error=\"nvidia-container-cli: "
+        "initialization error: nvml error: driver not loaded: \\\"unknown\\\"\" pod=trainer-0 host=gpu-node-7\n"
+        "level=info ts=2024-03-04T10:11:13Z caller=main.go:42 msg=\"starting\"\n"
+        "time=\"2021-05-12T17:31:12Z\" level=error the message is not a pair\n";
+    const auto read = tests::readAll(text, "containerd.log");
+    QCOMPARE(read.stats.enveloped, std::uint64_t(3));
+    const auto find = [&](std::string_view part) -> const Record* {
+        for (const auto& r : read.records)
+            if (r.text.find(part) != std::string::npos)
+                return &r;
+        return nullptr;
+    };
+    const Record* dcgm = find("Host engine connection");
+    QVERIFY(dcgm);
+    QCOMPARE(QString::fromStdString(dcgm->text),
+             QStringLiteral("Failed to collect metrics with error: Host engine connection invalid/disconnected"));
+    QCOMPARE(dcgm->time, at("2021-05-12T17:31:12Z"));
+    const Record* sandbox = find("RunPodSandbox");
+    const Record* error = find("nvidia-container-cli");  // the error pair, unescaped, after the message
+    const Record* rest = find("pod=trainer-0");          // the pairs that are neither metadata nor message
+    QVERIFY(sandbox && error && rest);
+    QCOMPARE(QString::fromStdString(sandbox->text), QStringLiteral("RunPodSandbox failed"));
+    QCOMPARE(QString::fromStdString(error->text),
+             QStringLiteral("nvidia-container-cli: initialization error: nvml error: driver not loaded: \"unknown\""));
+    QCOMPARE(QString::fromStdString(error->host), QStringLiteral("gpu-node-7"));
+    QCOMPARE(error->time, at("2024-03-04T10:11:12.5Z"));
+    QVERIFY(rest->text.find("host=") == std::string::npos);
+    const Record* started = find("starting");
+    QVERIFY(started);
+    QCOMPARE(QString::fromStdString(started->text), QStringLiteral("starting"));
+    QCOMPARE(started->time, at("2024-03-04T10:11:13Z"));
+    QVERIFY(read.records.back().text.rfind("time=", 0) == 0);  // not every token a pair: the line as it is
 }
 
 void TestLogEnvelopes::logExportCsvRows()
