@@ -432,8 +432,8 @@ bool fromLogfmt(std::string_view line, Envelope& out)
     }
     if (message.find_first_not_of(" \t\r\n") == std::string::npos)
         return false;
-    if (!rest.empty())
-        details.append("\n").append(rest);
+    if (!rest.empty())  // the record's other fields stay beside its message, as the handler printed them
+        message.append(" ").append(rest);
     appendMessageLines(message + details, out);
     return true;
 }

@@ -247,9 +247,9 @@ void TestLogEnvelopes::logfmtLines()
     QCOMPARE(dcgm->time, at("2021-05-12T17:31:12Z"));
     const Record* sandbox = find("RunPodSandbox");
     const Record* error = find("nvidia-container-cli");  // the error pair, unescaped, after the message
-    const Record* rest = find("pod=trainer-0");          // the pairs that are neither metadata nor message
+    const Record* rest = find("pod=trainer-0");          // other pairs beside the message, as printed
     QVERIFY(sandbox && error && rest);
-    QCOMPARE(QString::fromStdString(sandbox->text), QStringLiteral("RunPodSandbox failed"));
+    QCOMPARE(QString::fromStdString(sandbox->text), QStringLiteral("RunPodSandbox failed pod=trainer-0"));
     QCOMPARE(QString::fromStdString(error->text),
              QStringLiteral("nvidia-container-cli: initialization error: nvml error: driver not loaded: \"unknown\""));
     QCOMPARE(QString::fromStdString(error->host), QStringLiteral("gpu-node-7"));
