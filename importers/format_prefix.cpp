@@ -274,7 +274,7 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return isoMark;
     if (stripEpochBracket(s, out))
         return MarkIso;
-    if (stripBareIso(s, out))
+    if (stripBareIso(s, out) || stripGoLogStamp(s, out))
         return MarkIso;
     if (stripBareGlog(s, years, out))
         return MarkGlog;

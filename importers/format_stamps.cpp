@@ -184,6 +184,20 @@ bool stripBareIso(std::string_view& s, ParsedLine& out)
     return true;
 }
 
+/// Go's log package stamp, `2009/11/10 23:00:00 ` or with microseconds (the device plugin, the container toolkit's
+/// hooks, many operators' helpers): taken and stripped, as an ISO stamp is.
+bool stripGoLogStamp(std::string_view& s, ParsedLine& out)
+{
+    if (s.size() < 20 || !isDigit(s[0]) || s[4] != '/')
+        return false;
+    const auto stamp = parseSlashDate(s, ShortYear::First);
+    if (!stamp || !charAt(s, stamp->length, ' '))
+        return false;
+    offerTime(out, stamp->time, TimeSource::Absolute);
+    s = skipSpaces(s.substr(stamp->length));
+    return true;
+}
+
 /// Python logging's `%(name)s %(levelname)s (%(asctime)s) - %(message)s`, as submitit writes it: the stamp is
 /// taken and the line kept whole (the logger name and level are part of what rules read). Only the first two
 /// words are looked at: this runs on every unstamped application line.

@@ -19,6 +19,8 @@ bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks);
 bool stripEpochBracket(std::string_view& s, ParsedLine& out);
 /// A bare ISO stamp added by a log collector, followed by a space.
 bool stripBareIso(std::string_view& s, ParsedLine& out);
+/// Go's log package stamp `2009/11/10 23:00:00[.000000] ` (year first, slashes), followed by a space.
+bool stripGoLogStamp(std::string_view& s, ParsedLine& out);
 /// Python logging's `%(name)s %(levelname)s (%(asctime)s) - %(message)s` (submitit): takes the stamp, keeps the line.
 void takeLoggerStamp(std::string_view s, ParsedLine& out);
 /// A slash-dated line (`[12/03/24 14:22:05] ERROR ...` from Python Rich, `21/01/15 18:40:27 WARN ...` from Spark's

@@ -325,6 +325,15 @@ std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear
 {
     std::size_t pos = 0;
     int a = 0, b = 0, c = 0, hour = 0, minute = 0, second = 0;
+    if (digitRun(s, 0) == 4) {  // year first: Go's log package, `2009/11/10 23:00:00[.000000]`
+        if (!readDigits(s, pos, 4, a) || !expect(s, pos, '/') || !readDigits(s, pos, 2, b) || !expect(s, pos, '/') ||
+            !readDigits(s, pos, 2, c) || !expect(s, pos, ' ') || !readClock(s, pos, hour, minute, second) ||
+            !validDate(a, b, c))
+            return std::nullopt;
+        long nanos = 0;
+        readFraction(s, pos, nanos, false);
+        return StampMatch{makeTime(a, b, c, hour, minute, second, nanos), pos, true};
+    }
     if (!readDigits(s, pos, 2, a) || !expect(s, pos, '/') || !readDigits(s, pos, 2, b) || !expect(s, pos, '/'))
         return std::nullopt;
     const std::size_t lastDigits = digitRun(s, pos);

@@ -53,7 +53,8 @@ enum class ShortYear : std::uint8_t { Last, First };
 /// A numeric date and time with slashes: `06/18/2024 10:22:33` (PBS/Torque daemon logs, Windows tools; TensorRT and
 /// TensorRT-LLM's Python loggers put a dash before the time, `12/06/2026-10:11:12`; month first
 /// as in the C locale, unless the first number cannot be a month: `18/06/2024` is day first), or with a two-digit
-/// year (20YY) where `shortYear` says. Fraction optional; no bracket included.
+/// year (20YY) where `shortYear` says, or year first as Go's log package writes it (`2009/11/10 23:00:00`).
+/// Fraction optional; no bracket included.
 std::optional<StampMatch> parseSlashDate(std::string_view s, ShortYear shortYear);
 /// A whole string that is one ISO 8601 stamp (surrounding blanks allowed); NoTime otherwise.
 TimeNs isoTime(std::string_view s);

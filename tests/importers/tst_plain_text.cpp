@@ -182,6 +182,12 @@ void TestPlainText::journalctlAndSyslogWithoutYear()
           makeTime(2026, 8, 17, 10, 23, 27) + 500 * Ms, TimeSource::Absolute, "",
           "ERROR text_generation_launcher: Shard 0 failed to start"},
          {"Jan  2 00:00:04 [warn] t: s", makeTime(2027, 1, 2, 0, 0, 4), TimeSource::YearInferred, "", "[warn] t: s"},
+         // Go's log package (the device plugin, the container toolkit's hooks): year first, slashes, microseconds.
+         {"2026/08/17 10:23:29.250000 Failed to initialize NVML: could not load NVML library",
+          makeTime(2026, 8, 17, 10, 23, 29) + 250 * Ms, TimeSource::Absolute, "",
+          "Failed to initialize NVML: could not load NVML library"},
+         {"2026/08/17 10:23:30 main.go:42: shutting down", makeTime(2026, 8, 17, 10, 23, 30), TimeSource::Absolute, "",
+          "main.go:42: shutting down"},
          // A console's field name and quoted value after the stamp (a SageMaker/CloudWatch view): no syslog host.
          {"2026-08-17T10:23:28.5Z ErrorMessage \"torch.cuda.OutOfMemoryError: x\"",
           makeTime(2026, 8, 17, 10, 23, 28) + 500 * Ms, TimeSource::Absolute, "",
