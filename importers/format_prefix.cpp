@@ -71,7 +71,14 @@ bool stripRank(std::string_view& s, int& rank)
 {
     std::size_t pos = 5;
     int value = 0;
-    if (!startsWith(s, "[rank") || !readInt(s, pos, value) || !charAt(s, pos, ']') || !charAt(s, pos + 1, ':'))
+    if (!startsWith(s, "[rank") || !readInt(s, pos, value) || !charAt(s, pos, ']'))
+        return false;
+    if (charAt(s, pos + 1, ' ')) {  // `[rank3] RuntimeError: ...`: a retyped or logger-written form without the colon
+        rank = value;
+        s.remove_prefix(pos + 2);
+        return true;
+    }
+    if (!charAt(s, pos + 1, ':'))
         return false;
     rank = value;
     s.remove_prefix(charAt(s, pos + 2, ' ') ? pos + 3 : pos + 2);

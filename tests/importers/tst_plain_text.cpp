@@ -262,6 +262,8 @@ void TestPlainText::frameworkStamps()
 void TestPlainText::launcherPrefixes()
 {
     checkPlain({{"[rank3]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 3},
+                {"[rank5] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 5},  // retyped, no colon
+                {"[rank5]x", NoTime, TimeSource::None, "", "[rank5]x"},
                 {"[1,2]<stderr>:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
                 {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
                 {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
