@@ -352,7 +352,7 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source)
     }
 }
 
-std::size_t rayPrefixLength(std::string_view s)
+std::size_t rayPrefixLength(std::string_view s, std::string_view* ip)
 {
     // Ray's log monitor: `(pid=123) `, `(RayTrainWorker pid=123) `, `(TrainTrainable pid=123, ip=10.0.0.1) `.
     if (!charAt(s, 0, '('))
@@ -367,6 +367,7 @@ std::size_t rayPrefixLength(std::string_view s)
     int pid = 0;
     if (!readInt(s, pos, pid))
         return 0;
+    std::string_view address;
     if (startsWith(s.substr(pos), ", ip=")) {
         pos += 5;
         const bool bracketed = charAt(s, pos, '[');  // an IPv6 address: `ip=[fdbd:dccd:cdd2:2207::30f]`
@@ -375,12 +376,17 @@ std::size_t rayPrefixLength(std::string_view s)
         while (pos < s.size() && pos - start < 64 &&
                (std::isxdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ':'))
             ++pos;
-        if (pos == start || (bracketed && !charAt(s, pos++, ']')))
+        if (pos == start || (bracketed && !charAt(s, pos, ']')))
             return 0;
+        address = s.substr(start, pos - start);
+        pos += bracketed ? 1 : 0;
     }
     if (!charAt(s, pos++, ')'))
         return 0;
-    return charAt(s, pos, ' ') ? pos + 1 : pos == s.size() ? pos : 0;
+    const std::size_t length = charAt(s, pos, ' ') ? pos + 1 : pos == s.size() ? pos : 0;
+    if (ip != nullptr && length > 0)
+        *ip = address;
+    return length;
 }
 
 namespace {
@@ -433,8 +439,13 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         }
         marks |= mark;
     }
-    if (const std::size_t ray = rayPrefixLength(s); ray > 0)
+    std::string_view rayNode;
+    if (const std::size_t ray = rayPrefixLength(s, &rayNode); ray > 0) {
         hashPrefix(stream, s.substr(0, ray));  // kept in the text: rules read the node from its ip
+        if (out.host.empty() && !rayNode.empty())
+            out.host = rayNode;  // the node the worker runs on, for every rule (a Serve replica's or a Data
+                                 // worker's name is not one the rules' own prefix forms read)
+    }
     if (out.time == engine::NoTime)
         takeLoggerStamp(s, out);
     if (out.time == engine::NoTime)

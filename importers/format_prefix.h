@@ -70,9 +70,10 @@ bool findEmbeddedNcclPrefix(std::string_view s, std::string_view& host, int& gpu
 bool stripPdshHost(std::string_view& s, std::string_view& host);
 
 /// Length of a Ray worker's prefix at the start of `s`, `(RayTrainWorker pid=123, ip=10.0.0.1) ` with its one
-/// space (the actor name and the ip are optional); 0 when there is none. The prefix stays in the text rules read
-/// (they take the node from its ip); only the line's stream and the traceback joiner look past it.
-std::size_t rayPrefixLength(std::string_view s);
+/// space (the actor name and the ip are optional); 0 when there is none. The prefix stays in the text rules read;
+/// only the line's stream and the traceback joiner look past it. `ip`, when given, gets the address the prefix
+/// names (empty without one): the record's node.
+std::size_t rayPrefixLength(std::string_view s, std::string_view* ip = nullptr);
 
 /// Container platforms' prefixes (format_containers.cpp); each strips its prefix from `s`: `kubectl logs --prefix`'s
 /// `[pod/name/container] `, Docker Compose's `vllm-1  | `, stern's `<pod> <container> ` (only a generated pod name).

@@ -261,40 +261,47 @@ void TestPlainText::frameworkStamps()
 
 void TestPlainText::launcherPrefixes()
 {
-    checkPlain({{"[rank3]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 3},
-                {"[rank5] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 5},  // retyped, no colon
-                {"[rank5]x", NoTime, TimeSource::None, "", "[rank5]x"},
-                {"[1,2]<stderr>:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
-                {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
-                {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
-                {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
-                {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9},
-                // docker compose: the container name padded to the project's widest, then ` | ` (v2 `-1`, v1 `_1`)
-                {"vllm-openai-1  | KeyError: 'x'", NoTime, TimeSource::None, "", "KeyError: 'x'"},
-                {"proj_trainer_1   |   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
-                {"trainer-1  | [rank2]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
-                // a table's first cell is no container: a device name with one underscore, a name without a replica
-                {"mlx5_0 | ib0 |  0   |  init", NoTime, TimeSource::None, "", "mlx5_0 | ib0 |  0   |  init"},
-                {"GPU0 | X | NV18", NoTime, TimeSource::None, "", "GPU0 | X | NV18"},
-                // a runner's stream tag before a command's output; indentation after its space is the output's own
-                {"[stderr] ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
-                 "ModuleNotFoundError: No module named 'x'"},
-                {"[stdout]: [rank1]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 1},
-                {"[stderr]   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
-                // the tag right before the text, as a runner pasted it under a `[stderr]  File` frame (pytorch#77737)
-                {"[stderr]ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
-                 "ModuleNotFoundError: No module named 'x'"},
-                // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
-                {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
-                 makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",
-                 "host-e275-01:815:864 [0] NCCL WARN x", 12, 0},
-                // a poster's words in Chinese or Japanese before the line they pasted; prose alone stays whole
-                {"执行中报错：RuntimeError: Address already in use", NoTime, TimeSource::None, "",
-                 "RuntimeError: Address already in use"},
-                {"エラー: [rank2]: torch.OutOfMemoryError: CUDA out of memory", NoTime, TimeSource::None, "",
-                 "torch.OutOfMemoryError: CUDA out of memory", 2},
-                {"多机多卡训练，出现了错误", NoTime, TimeSource::None, "", "多机多卡训练，出现了错误"},
-                {"错 RuntimeError: x", NoTime, TimeSource::None, "", "错 RuntimeError: x"}});
+    checkPlain(
+        {{"[rank3]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 3},
+         {"[rank5] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 5},  // retyped, no colon
+         // Ray's worker prefix stays in the text and names the node by its address, whatever the actor's name
+         {"(ServeReplica:default:VLLMDeployment pid=4411, ip=10.0.0.5) RuntimeError: x", NoTime, TimeSource::None,
+          "10.0.0.5", "(ServeReplica:default:VLLMDeployment pid=4411, ip=10.0.0.5) RuntimeError: x"},
+         {"(RayWorker pid=1, ip=[fdbd:dccd::30f]) x", NoTime, TimeSource::None, "fdbd:dccd::30f",
+          "(RayWorker pid=1, ip=[fdbd:dccd::30f]) x"},
+         {"(pid=12) RuntimeError: x", NoTime, TimeSource::None, "", "(pid=12) RuntimeError: x"},
+         {"[rank5]x", NoTime, TimeSource::None, "", "[rank5]x"},
+         {"[1,2]<stderr>:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
+         {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
+         {" 7: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 7},
+         {"[pod/trainer-worker-0/pytorch] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
+         {"[default1]:[rank9]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 9},
+         // docker compose: the container name padded to the project's widest, then ` | ` (v2 `-1`, v1 `_1`)
+         {"vllm-openai-1  | KeyError: 'x'", NoTime, TimeSource::None, "", "KeyError: 'x'"},
+         {"proj_trainer_1   |   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
+         {"trainer-1  | [rank2]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
+         // a table's first cell is no container: a device name with one underscore, a name without a replica
+         {"mlx5_0 | ib0 |  0   |  init", NoTime, TimeSource::None, "", "mlx5_0 | ib0 |  0   |  init"},
+         {"GPU0 | X | NV18", NoTime, TimeSource::None, "", "GPU0 | X | NV18"},
+         // a runner's stream tag before a command's output; indentation after its space is the output's own
+         {"[stderr] ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
+          "ModuleNotFoundError: No module named 'x'"},
+         {"[stdout]: [rank1]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 1},
+         {"[stderr]   File \"t.py\", line 1", NoTime, TimeSource::None, "", "  File \"t.py\", line 1"},
+         // the tag right before the text, as a runner pasted it under a `[stderr]  File` frame (pytorch#77737)
+         {"[stderr]ModuleNotFoundError: No module named 'x'", NoTime, TimeSource::None, "",
+          "ModuleNotFoundError: No module named 'x'"},
+         // mpirun output stamped by its collector, the stamp closed by a colon (NCCL issue 230)
+         {"2019-06-02T16:13:44.884Z: [1,12]<stdout>:host-e275-01:815:864 [0] NCCL WARN x",
+          makeTime(2019, 6, 2, 16, 13, 44) + 884 * Ms, TimeSource::Absolute, "host-e275-01",
+          "host-e275-01:815:864 [0] NCCL WARN x", 12, 0},
+         // a poster's words in Chinese or Japanese before the line they pasted; prose alone stays whole
+         {"执行中报错：RuntimeError: Address already in use", NoTime, TimeSource::None, "",
+          "RuntimeError: Address already in use"},
+         {"エラー: [rank2]: torch.OutOfMemoryError: CUDA out of memory", NoTime, TimeSource::None, "",
+          "torch.OutOfMemoryError: CUDA out of memory", 2},
+         {"多机多卡训练，出现了错误", NoTime, TimeSource::None, "", "多机多卡训练，出现了错误"},
+         {"错 RuntimeError: x", NoTime, TimeSource::None, "", "错 RuntimeError: x"}});
     // stern: a generated pod name and its container (the namespace first when it tails several), its `--timestamps`
     // stamp then read as the line's own; a sentence starting with an indexed name, a non-generated name and a
     // `kubectl get pods` row stay whole.
