@@ -295,6 +295,12 @@ unsigned stripOnce(std::string_view& s, unsigned marks, YearTracker& years, Pars
         return MarkPod;
     if (stripMetaflowTask(s))
         return MarkRole;
+    if (std::string_view ip; const std::size_t ray = rayPrefixLength(s, &ip)) {
+        if (out.host.empty() && !ip.empty())
+            out.host = ip;  // the node the worker runs on
+        s.remove_prefix(ray);
+        return MarkRole;
+    }
     if (out.host.empty() && stripMpiHost(s, out.host))
         return MarkHost;
     if (marks == 0 && stripComposeService(s))
@@ -360,9 +366,14 @@ std::size_t rayPrefixLength(std::string_view s, std::string_view* ip)
     std::size_t pos = s.find("pid=", 1);
     if (pos == std::string_view::npos || pos > 130 || (pos > 1 && s[pos - 1] != ' '))
         return 0;
-    for (std::size_t i = 1; i + 1 < pos; ++i)
-        if (s[i] == ' ' || s[i] == '(' || s[i] == ')')
+    int depth = 0;  // a Ray Data worker's name nests its operators: `MapWorker(MapBatches(vLLMEngineStageUDF))`
+    for (std::size_t i = 1; i + 1 < pos; ++i) {
+        depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+        if (s[i] == ' ' || depth < 0)
             return 0;
+    }
+    if (depth != 0)
+        return 0;
     pos += 4;
     int pid = 0;
     if (!readInt(s, pos, pid))
@@ -374,8 +385,9 @@ std::size_t rayPrefixLength(std::string_view s, std::string_view* ip)
         pos += bracketed ? 1 : 0;
         const std::size_t start = pos;
         while (pos < s.size() && pos - start < 64 &&
-               (std::isxdigit(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ':'))
-            ++pos;
+               (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '.' || s[pos] == ':' || s[pos] == '-' ||
+                s[pos] == '_'))
+            ++pos;  // an address, or a host name where the cluster reports one (`ip=jwb0582i`)
         if (pos == start || (bracketed && !charAt(s, pos, ']')))
             return 0;
         address = s.substr(start, pos - start);
@@ -438,13 +450,6 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
             break;
         }
         marks |= mark;
-    }
-    std::string_view rayNode;
-    if (const std::size_t ray = rayPrefixLength(s, &rayNode); ray > 0) {
-        hashPrefix(stream, s.substr(0, ray));  // kept in the text: rules read the node from its ip
-        if (out.host.empty() && !rayNode.empty())
-            out.host = rayNode;  // the node the worker runs on, for every rule (a Serve replica's or a Data
-                                 // worker's name is not one the rules' own prefix forms read)
     }
     if (out.time == engine::NoTime)
         takeLoggerStamp(s, out);

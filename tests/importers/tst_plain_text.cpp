@@ -264,12 +264,17 @@ void TestPlainText::launcherPrefixes()
     checkPlain(
         {{"[rank3]: RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 3},
          {"[rank5] RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 5},  // retyped, no colon
-         // Ray's worker prefix stays in the text and names the node by its address, whatever the actor's name
-         {"(ServeReplica:default:VLLMDeployment pid=4411, ip=10.0.0.5) RuntimeError: x", NoTime, TimeSource::None,
-          "10.0.0.5", "(ServeReplica:default:VLLMDeployment pid=4411, ip=10.0.0.5) RuntimeError: x"},
-         {"(RayWorker pid=1, ip=[fdbd:dccd::30f]) x", NoTime, TimeSource::None, "fdbd:dccd::30f",
-          "(RayWorker pid=1, ip=[fdbd:dccd::30f]) x"},
-         {"(pid=12) RuntimeError: x", NoTime, TimeSource::None, "", "(pid=12) RuntimeError: x"},
+         // Ray's worker prefix, whatever the actor's name (ray#53407, #59522, #42652): its address names the node
+         {"(ServeReplica:llms:LLMDeployment:qwen2_5-7b pid=40568, ip=10.233.118.22) TypeError: x", NoTime,
+          TimeSource::None, "10.233.118.22", "TypeError: x"},
+         {"(MapWorker(MapBatches(vLLMEngineStageUDF)) pid=74562, ip=192.168.92.185) KeyError: 'text'", NoTime,
+          TimeSource::None, "192.168.92.185", "KeyError: 'text'"},
+         {"(RayTrainWorker pid=11904, ip=jwb0582i) [rank3]: RuntimeError: x", NoTime, TimeSource::None, "jwb0582i",
+          "RuntimeError: x", 3},
+         {"(RayWorker pid=1, ip=[fdbd:dccd::30f]) x", NoTime, TimeSource::None, "fdbd:dccd::30f", "x"},
+         {"(pid=12) RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
+         {"(raylet) Task failed", NoTime, TimeSource::None, "", "(raylet) Task failed"},
+         {"(MapWorker(x pid=1) y", NoTime, TimeSource::None, "", "(MapWorker(x pid=1) y"},
          {"[rank5]x", NoTime, TimeSource::None, "", "[rank5]x"},
          {"[1,2]<stderr>:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x", 2},
          {"[default0]:RuntimeError: x", NoTime, TimeSource::None, "", "RuntimeError: x"},
