@@ -20,7 +20,8 @@ constexpr std::size_t KeptInnerLines = 4;  ///< the innermost two frames with th
 constexpr std::size_t MaxInnerLineBytes = 4096;
 constexpr std::size_t MaxOpenTracebacks = 4096;
 
-/// The text of a line after a Ray worker's prefix (which stays in the record's text for the rules).
+/// The text of a line after a Ray worker's prefix. Application lines lose the prefix with the other launcher
+/// prefixes; a syslog or journal message keeps it behind its program tag, so the joiner still looks past it here.
 std::string_view bodyOf(std::string_view text)
 {
     return text.substr(rayPrefixLength(text));
