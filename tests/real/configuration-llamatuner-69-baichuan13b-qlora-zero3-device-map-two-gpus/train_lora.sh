@@ -1,0 +1,28 @@
+CUDA_VISIBLE_DEVICES=0,1 torchrun --nproc_per_node=2  train_lora.py \
+    --model_name_or_path ./models/baichuan-13B-Base \
+    --dataset_name alpaca \
+    --data_dir data/alpaca.json  \
+    --load_from_local \
+    --output_dir ./work_dir/baichuan-13b-wb-lora-ds \
+    --lora_target_modules W_pack \
+    --num_train_epochs 3 \
+    --per_device_train_batch_size 4 \
+    --per_device_eval_batch_size 4 \
+    --gradient_accumulation_steps 8 \
+    --evaluation_strategy "no" \
+    --save_strategy "steps" \
+    --save_total_limit 20 \
+    --save_steps 500 \
+    --learning_rate 2e-5 \
+    --weight_decay 0. \
+    --warmup_ratio 0.03 \
+    --source_max_len 512 \
+    --target_max_len 512 \
+    --lora_r 16 \
+    --lora_alpha 16 \
+    --lora_dropout 0.1 \
+    --lr_scheduler_type "cosine" \
+    --logging_steps 1 \
+    --trust_remote_code \
+    --fp16 \
+    --deepspeed "scripts/ds_config/ds_config_zero3_auto.json"
