@@ -96,6 +96,9 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
         problems.push_back(
             plural(stats.enveloped, "record") +
             " of a log platform or runtime read as the message it holds (JSON, CSV export, fluent-bit, logfmt)");
+    if (stats.unescaped > 0)
+        problems.push_back(plural(stats.unescaped, "line") +
+                           " holding several lines in escaped form (\\n, syslog's #012) read as those lines");
     if (stats.retyped > 0)
         problems.push_back(plural(stats.retyped, "line") +
                            " read with no-break spaces, curly quotes or HTML entities as plain characters");

@@ -309,10 +309,12 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     if (std::find(notHosts.begin(), notHosts.end(), name.substr(0, digit)) != notHosts.end())
         return false;
     // Programs whose names hold a digit and that start their own lines (`enroot-aufs2ovlfs: ...`, `python3: can't
-    // open file`, `s3fs: could not determine ...`, `e2fsck: ...`, gcc's `cc1: some warnings being treated as errors`),
-    // elapsed times (`1.017s: job.exception ...`, flux's event log) and sensor rows: no hosts.
-    static constexpr std::array<std::string_view, 12> programs = {
-        "enroot-", "python", "e2fsck", "mount.", "mkfs.", "fsck.", "i2c", "x86", "ipv6", "cc1", "collect2", "s3fs"};
+    // open file`, `s3fs: could not determine ...`, `fusermount3: fuse device ...`, `e2fsck: ...`, gcc's `cc1: some
+    // warnings being treated as errors`), elapsed times (`1.017s: job.exception ...`, flux's event log) and sensor
+    // rows: no hosts.
+    static constexpr std::array<std::string_view, 18> programs = {
+        "enroot-", "python",   "e2fsck", "mount.",     "mkfs.", "fsck.",  "i2c", "x86",       "ipv6",
+        "cc1",     "collect2", "s3fs",   "fusermount", "bzip2", "pbzip2", "lz4", "sha256sum", "md5sum"};
     if (std::any_of(programs.begin(), programs.end(), [&](std::string_view p) { return startsWith(name, p); }) ||
         isElapsedTime(name) || isFileName(name) || isSystemdUnit(name) || isCannErrorCode(name) ||
         isExceptionName(name) || isCamelCase(name) || isSensorReading(s.substr(colon + 1)) ||

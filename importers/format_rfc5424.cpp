@@ -195,6 +195,14 @@ bool splitSyslogHeader(std::string_view afterStamp, SyslogHeader& out)
     // not syslog: a level word is no host.
     if (isLevelWord(out.host))
         return false;
+    // `2026-12-06 04:11:02,118 [rank0] msg`, `... [INFO] msg`, `... [1,0]<stderr>:msg`: a logger's bracketed field
+    // after its stamp, not a host (a poster's `[redacted]` host stays one).
+    if (out.host.size() > 2 && out.host.front() == '[') {
+        const std::string_view field = out.host.substr(1, out.host.find(']') - 1);
+        if (startsWith(field, "rank") || startsWith(field, "Rank") || isLevelWord(field) ||
+            (!field.empty() && isDigit(field.front())))
+            return false;
+    }
     // `2024-05-01T10:11:12.345678Z ERROR:torch.distributed.elastic...:failed (exitcode: -9)` (`kubectl logs
     // --timestamps` before Python logging's `LEVEL:logger:message`): a colon inside the word, where no host name has
     // one and only an IPv6 address does.

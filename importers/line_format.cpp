@@ -102,6 +102,22 @@ LineClass classifySyslog(std::string_view s, Tally& tally)
     return cls;
 }
 
+/// The stamps Slurm's daemons write in brackets (src/common/log.c `[%M]`, xstring.c): `2024-05-01T10:11:12`, with
+/// `.mmm` (the `_ms` formats) and a `+hh:mm` offset (rfc5424, rfc3339); never `Z` nor a finer fraction. A bracketed
+/// `...Z` or microsecond stamp opens another program's line (Determined's trial logs:
+/// `[2024-03-01T10:11:12.345678Z] fa88a9df [rank=3] || msg`).
+bool isSlurmStamp(std::string_view stamp)
+{
+    if (stamp.empty() || stamp.back() == 'Z' || stamp.back() == 'z')
+        return false;
+    if (stamp.size() <= 19 || stamp[19] != '.')
+        return true;
+    std::size_t digits = 0;
+    while (20 + digits < stamp.size() && isDigit(stamp[20 + digits]))
+        ++digits;
+    return digits == 3;
+}
+
 LineClass classifyBracketed(std::string_view s)
 {
     if (parseDmesgT(s) || parseTalosStamp(s))
@@ -113,7 +129,8 @@ LineClass classifyBracketed(std::string_view s)
     if (parseFabricManager(s))
         return LineClass::Fabric;
     const auto iso = parseIso8601(s.substr(1));
-    if (iso && iso->length + 1 < s.size() && s[iso->length + 1] == ']' && s[11] == 'T')
+    if (iso && iso->length + 1 < s.size() && s[iso->length + 1] == ']' && s[11] == 'T' &&
+        isSlurmStamp(s.substr(1, iso->length)))
         return LineClass::SlurmDaemon;
     return LineClass::None;
 }

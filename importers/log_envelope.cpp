@@ -6,6 +6,7 @@
 #include "importers/log_envelope.h"
 
 #include "importers/format_prefix.h"
+#include "importers/pasted_text.h"
 #include "importers/timestamps.h"
 
 #include "engine/number.h"
@@ -110,7 +111,9 @@ void appendMessageLines(std::string_view text, Envelope& out)
         std::string_view line = text.substr(pos, end - pos);
         if (!line.empty() && line.back() == '\r')
             line.remove_suffix(1);
-        out.lines.emplace_back(engine::stripTerminalCodes(line, uncoloured));
+        line = engine::stripTerminalCodes(line, uncoloured);
+        if (!splitEscapedLines(line, out.lines))  // a string escaped twice: its breaks are still `\n`
+            out.lines.emplace_back(line);
         pos = end + 1;
     }
 }

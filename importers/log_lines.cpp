@@ -13,6 +13,7 @@
 #include "importers/log_envelope.h"
 #include "importers/log_export_csv.h"
 #include "importers/multiline.h"
+#include "importers/pasted_text.h"
 #include "importers/records.h"
 #include "importers/rich_rows.h"
 
@@ -167,6 +168,22 @@ private:
     bool m_jobOutput = false;
 };
 
+/// A line that holds several lines in their escaped form (`...:\n  File "x.py", line 3, in f\nRuntimeError: ...`):
+/// its pieces, with the time and host the line's own prefix gives, for pieces that carry none.
+bool escapedLines(std::string_view clean, LineParser& parser, Envelope& out)
+{
+    if (clean.find('\\') == std::string_view::npos)
+        return false;
+    out.lines.clear();
+    if (!splitEscapedLines(clean, out.lines))
+        return false;
+    ParsedLine whole;
+    const bool parsed = parser.parse(clean, whole);
+    out.time = parsed ? whole.time : engine::NoTime;
+    out.host = parsed ? std::string(whole.host) : std::string();
+    return true;
+}
+
 }  // namespace
 
 ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeHints& hints,
@@ -181,7 +198,6 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
         // A record's lines, with its time and host; a message of several lines is whole: its traceback ends with it,
         // the record's next member or the next record is not more of its exception's message.
         const auto addRecord = [&](const RawLine& raw) {
-            ++stats.enveloped;
             for (const std::string& inner : envelope.lines)
                 if (ok = joiner.add(raw, inner, *parser, &envelope); !ok)
                     return false;
@@ -202,10 +218,17 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
                     return true;
                 rowStart.fullLength = raw.offset + raw.fullLength - rowStart.offset;
                 stats.joined += csv.rowLines() - 1;
+                ++stats.enveloped;
                 return addRecord(rowStart);
             }
-            if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope))
+            if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope)) {
+                ++stats.enveloped;
                 return addRecord(raw);
+            }
+            if (escapedLines(clean, *parser, envelope)) {
+                ++stats.unescaped;
+                return addRecord(raw);
+            }
             ok = joiner.add(raw, clean, *parser);
             return ok;
         });

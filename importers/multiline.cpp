@@ -233,4 +233,34 @@ std::string joinMessageLines(std::string_view message, std::size_t cap)
     return out;
 }
 
+std::string_view joinSyslogEscapes(std::string_view line, std::string& buffer)
+{
+    std::size_t hash = line.find("#01");
+    // Escapes stand inside a message, behind its header; `  #012: H5Bcache.c line 181 ...` (HDF5's numbered error
+    // stack) opens its line.
+    if (hash == std::string_view::npos || line.find_first_not_of(" \t") == hash)
+        return line;
+    buffer.clear();
+    std::size_t start = 0;
+    for (; hash != std::string_view::npos; hash = line.find("#01", std::max(hash + 1, start))) {
+        const char code = hash + 3 < line.size() ? line[hash + 3] : '\0';
+        if (code != '1' && code != '2' && code != '5')
+            continue;
+        buffer.append(line.substr(start, hash - start));
+        if (code != '5' && !buffer.empty() && buffer.back() != ' ')
+            buffer.push_back(' ');
+        start = hash + 4;
+        if (code != '2')
+            continue;
+        while (start < line.size() && (line[start] == ' ' || line.substr(start, 4) == "#011"))
+            start += line[start] == ' ' ? 1 : 4;  // the next line's indentation: one space joins it
+        if (line.substr(start, Nvrm.size()) == Nvrm && line.substr(0, hash).find(Nvrm) != std::string_view::npos)
+            start += Nvrm.size();  // the driver's `NVRM: ` on each line of one message, as appendContinuation drops it
+    }
+    if (start == 0)
+        return line;
+    buffer.append(line.substr(start));
+    return buffer;
+}
+
 }  // namespace attrib::importers::detail

@@ -146,4 +146,9 @@ private:
 /// Joins the lines of a message that carries embedded newlines (journal entries): continuation rules as above.
 std::string joinMessageLines(std::string_view message, std::size_t cap);
 
+/// A syslog line whose daemon escaped the control characters of its message (rsyslog's `#012` for a newline,
+/// `#011` for a tab, `#015` for a carriage return): the embedded lines joined the way a journal entry's are, with
+/// one space. Returns `line` itself when it holds no such escape, else a view of `buffer`.
+std::string_view joinSyslogEscapes(std::string_view line, std::string& buffer);
+
 }  // namespace attrib::importers::detail

@@ -3,6 +3,7 @@
 // the typography an editor or a web page puts in place of the characters a program wrote.
 #include "importers/pasted_text.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
@@ -141,6 +142,88 @@ void stripMarkdownStrong(std::string& text)
         text.erase(open, 2);
         open = text.find("**", close - 2);
     }
+}
+
+namespace {
+
+/// Length of the escaped line break at `i`: one or two backslashes and `n`, optionally after the same escape of
+/// `r` (`\\r\\n`); 0 when there is none.
+std::size_t escapedBreakAt(std::string_view line, std::size_t i)
+{
+    const std::size_t slashes = line.substr(i, 3).find_first_not_of('\\');
+    if (slashes == 0 || slashes > 2 || i + slashes >= line.size())
+        return 0;
+    if (line[i + slashes] == 'n')
+        return slashes + 1;
+    const std::string_view escape = line.substr(i, slashes);
+    const std::size_t next = i + slashes + 1;
+    const bool crlf = line[i + slashes] == 'r' && line.substr(next, slashes) == escape &&
+        next + slashes < line.size() && line[next + slashes] == 'n';
+    return crlf ? 2 * slashes + 2 : 0;
+}
+
+/// `piece` without its escapes: an escaped quote or tab as the character, a doubled backslash as one.
+void unescapeInto(std::string_view piece, std::string& out)
+{
+    out.clear();
+    for (std::size_t i = 0; i < piece.size(); ++i) {
+        if (piece[i] != '\\') {
+            out.push_back(piece[i]);
+            continue;
+        }
+        std::size_t run = 1;
+        while (i + run < piece.size() && piece[i + run] == '\\')
+            ++run;
+        const char next = i + run < piece.size() ? piece[i + run] : '\0';
+        if (next == '"' || next == '\'')
+            out.push_back(next);
+        else if (next == 't')
+            out.push_back('\t');
+        else {
+            out.append((run + 1) / 2, '\\');
+            i += run - 1;
+            continue;
+        }
+        i += run;
+    }
+}
+
+/// Whether a piece reads as text: something after its indentation, with a space inside.
+bool readsAsText(std::string_view piece)
+{
+    const std::size_t first = piece.find_first_not_of(" \t");
+    return first != std::string_view::npos && piece.find(' ', first) != std::string_view::npos;
+}
+
+}  // namespace
+
+bool splitEscapedLines(std::string_view line, std::vector<std::string>& pieces)
+{
+    std::vector<std::string_view> parts;
+    std::size_t start = 0;
+    for (std::size_t i = line.find('\\'); i != std::string_view::npos; i = line.find('\\', i)) {
+        if (const std::size_t length = escapedBreakAt(line, i); length > 0) {
+            parts.push_back(line.substr(start, i - start));
+            start = i + length;
+            i = start;
+        } else
+            i = line.find_first_not_of('\\', i);
+        if (i == std::string_view::npos)
+            break;
+    }
+    if (parts.size() < 2)
+        return false;
+    parts.push_back(line.substr(start));
+    // Lines read as text; a path's components between its `\n`s (`C:\\Users\\nick\\new`) do not.
+    if (std::count_if(parts.begin(), parts.end(), readsAsText) < 2 ||
+        std::none_of(parts.begin() + 1, parts.end() - 1, readsAsText))
+        return false;
+    std::string piece;
+    for (const std::string_view part : parts) {
+        unescapeInto(part, piece);
+        pieces.push_back(piece);
+    }
+    return true;
 }
 
 }  // namespace attrib::importers::detail

@@ -4,6 +4,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attrib::importers::detail {
 
@@ -21,5 +22,14 @@ void stripMarkdownStrong(std::string& text);
 /// three dots, and the HTML entities a page escapes log text with (&quot; &#39; &#x27; &apos; &lt; &gt; &amp;
 /// &nbsp;) as their characters. Returns `line` itself when it holds none of them, else a view of `buffer`.
 std::string_view plainTypography(std::string_view line, std::string& buffer);
+
+/// The lines a line holds when a program printed a string's escaped form instead of the string: a Python repr or
+/// an exception's args (`RuntimeError('Traceback (most recent call last):\n  File ...')`), a JSON value quoted
+/// once more, `kubectl describe`'s `message: "...\n..."`. The line is split at each `\n` (`\r\n`, and the
+/// doubled `\\n` of a string escaped twice) and each piece loses its escapes (`\"`, `\'`, `\t`, `\\`). Only
+/// a line with at least two such breaks and at least two pieces that read as text (a space inside), one of them
+/// between two breaks, is split, so a Windows path (`copying C:\Users\nick\new\x.bin to cache`) stays whole. False,
+/// with `pieces` untouched, for any other line.
+bool splitEscapedLines(std::string_view line, std::vector<std::string>& pieces);
 
 }  // namespace attrib::importers::detail

@@ -152,6 +152,7 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
 {
     std::string uncoloured;
     std::string retyped;
+    std::string unescaped;
     const ReadStats rs = readLines(
         read,
         [&](const RawLine& raw) {
@@ -180,6 +181,10 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
             if (const std::string_view plain = plainTypography(clean, retyped); plain.data() != clean.data()) {
                 ++stats.retyped;
                 clean = plain;
+            }
+            if (const std::string_view joined = joinSyslogEscapes(clean, unescaped); joined.data() != clean.data()) {
+                ++stats.unescaped;
+                clean = joined;
             }
             if (const std::string_view unquoted = stripQuoteMarkers(clean); unquoted.size() != clean.size()) {
                 ++stats.quoted;

@@ -100,12 +100,14 @@ std::optional<Sniffed> sniffStructuredText(std::string_view head)
 
 std::optional<Sniffed> sniffJson(std::string_view head)
 {
-    if (hasKeyValue(head, "kind", "\"Workload\"") || hasKeyValue(head, "kind", "\"WorkloadList\"") ||
-        contains(head, "\"kueue.x-k8s.io/"))
-        return make(SourceKind::Accounting, Format::KueueWorkload, "Kueue Workload JSON");
+    // Events first: an event about a Workload (`kubectl get events -o json` in a Kueue namespace) names the kind
+    // and the kueue.x-k8s.io group in its involvedObject, and is still an event.
     if (contains(head, "\"involvedObject\"") || hasKeyValue(head, "kind", "\"EventList\"") ||
         hasKeyValue(head, "kind", "\"Event\""))
         return make(SourceKind::Accounting, Format::K8sEvents, "Kubernetes events JSON");
+    if (hasKeyValue(head, "kind", "\"Workload\"") || hasKeyValue(head, "kind", "\"WorkloadList\"") ||
+        contains(head, "\"kueue.x-k8s.io/"))
+        return make(SourceKind::Accounting, Format::KueueWorkload, "Kueue Workload JSON");
     if (contains(head, "\"jobs\"") && (contains(head, "\"job_id\"") || contains(head, "\"Slurm\"")))
         return make(SourceKind::Accounting, Format::SacctJson, "sacct --json");
     bool complete = false;

@@ -264,6 +264,18 @@ private Q_SLOTS:
         const auto list = tests::readAll(tests::fixture("kueue-workload-list.json"), "wl.json");
         QCOMPARE(list.records.size(), std::size_t(2));
         QVERIFY(list.records[1].text.find("Evicted=True reason=PodsReadyTimeout") != std::string::npos);
+        // `kubectl get events -o json` about Workload objects: events, though each names a Kueue Workload.
+        const auto events = tests::readAll(
+            "{\"apiVersion\": \"v1\", \"items\": [{\"apiVersion\": \"v1\", \"kind\": \"Event\", "
+            "\"involvedObject\": {\"apiVersion\": \"kueue.x-k8s.io/v1beta1\", \"kind\": \"Workload\", \"name\": "
+            "\"job-llm-7f3c\", \"namespace\": \"team-a\"}, \"reason\": \"Preempted\", \"type\": \"Normal\", "
+            "\"lastTimestamp\": \"2026-04-22T21:40:10Z\", \"message\": \"Preempted to accommodate a workload (UID: "
+            "42c1) due to prioritization in the ClusterQueue\"}], \"kind\": \"List\"}\n",
+            "events.json");
+        QCOMPARE(std::string(toString(events.sniffed.format)), std::string("k8s-events"));
+        QCOMPARE(events.records.size(), std::size_t(1));
+        QVERIFY2(events.records[0].text.find("Preempted to accommodate a workload") != std::string::npos,
+                 events.records[0].text.c_str());
     }
 
     void prometheusText()

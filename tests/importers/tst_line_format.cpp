@@ -145,6 +145,15 @@ void addAppSniffRows()
              "[2026-11-29T08:46:38.003] slurmctld version 22.05.8 started on cluster ci\n"
              "[2026-11-29T08:46:38.020] error:  mpi/pmix_v4: init: can not load PMIx library\n",
              "slurmctld.log", SourceKind::Slurm, "slurm-daemon");
+    sniffRow("slurm daemon log with an rfc3339 offset",
+             "[2026-11-29T08:46:38+01:00] slurmd version 23.02.7 started\n"
+             "[2026-11-29T08:46:39+01:00] error: Unable to register: Zero Bytes were transmitted or received\n",
+             "slurmd.log", SourceKind::Slurm, "slurm-daemon");
+    sniffRow("determined trial log (bracketed UTC microseconds: not slurm)",
+             "[2024-02-29T17:27:44.291612Z] fa88a9df [rank=4] || [E ProcessGroupNCCL.cpp:475] [Rank 4] Watchdog "
+             "caught collective operation timeout\n"
+             "[2024-02-29T17:27:44.292017Z] fa88a9df [rank=3] || Traceback (most recent call last):\n",
+             "trial-logs.txt", SourceKind::App, "app");
     sniffRow("fabric manager",
              "[Jul 23 2024 07:53:55] [ERROR] [tid 841] detected NVSwitch fatal error 20034 on fid 0\n"
              "detected number of NVSwitches don't match with any supported system topology\n"

@@ -141,6 +141,8 @@ void addKernelParseRows()
              {.time = Apr22, .source = TS::Absolute, .text = "CUDA error: out of memory"});
     parseRow("ISO before a failed call", "iso8601", "2026-04-22T21:34:20Z write failed: No space left on device",
              {.time = Apr22, .source = TS::Absolute, .text = "write failed: No space left on device"});
+    parseRow("ISO before a bracketed rank", "iso8601", "2026-04-22T21:34:20Z [rank0] PMIX_Init returned -25",
+             {.time = Apr22, .source = TS::Absolute, .text = "[rank0] PMIX_Init returned -25"});
     parseRow("ISO with an IPv6 host", "iso8601", "2026-04-22T21:34:20Z fe80::1 kernel: x",
              {.time = Apr22, .source = TS::Absolute, .host = "fe80::1", .text = "x"});
 }

@@ -2,11 +2,13 @@
 // Lines stored by a container runtime, a log shipper or a log platform are read as the message the job printed:
 // CRI's stream tag, Loki's labels, a syslog line inside a platform's line, Docker's json-file, a pretty-printed
 // CloudWatch event, torchelastic's error file, fluent-bit's `=>` record; the record's time and host are kept for
-// lines without their own. What only looks like such a record (JSON without a message, invalid or hostile JSON)
-// stays a line of text.
+// lines without their own. A line holding several lines in escaped form (`\n`, rsyslog's `#012`) is read as them. What
+// only looks like such a record (JSON without a message, invalid or hostile JSON) stays a line of text.
 #include "importer_test_util.h"
 
 #include "engine/stamp_fields.h"
+#include "importers/multiline.h"
+#include "importers/pasted_text.h"
 
 #include <QtTest>
 
@@ -54,6 +56,10 @@ private Q_SLOTS:
     void metricsCsvStaysMetrics();
     void notARecordStaysText_data();
     void notARecordStaysText();
+    void escapedLinesReadAsLines();
+    void escapedLookalikeStaysWhole_data();
+    void escapedLookalikeStaysWhole();
+    void syslogEscapesJoined();
 };
 
 void TestLogEnvelopes::criStreamTagRemoved()
@@ -359,6 +365,81 @@ void TestLogEnvelopes::notARecordStaysText()
     QCOMPARE(read.stats.enveloped, std::uint64_t(0));
     QCOMPARE(read.records.size(), std::size_t(2));
     QCOMPARE(QByteArray::fromStdString(read.records[1].text), line);
+}
+
+void TestLogEnvelopes::escapedLinesReadAsLines()
+{
+    // A Ray driver printing a task's exception through its repr, a JSON log whose message was escaped twice, and a
+    // `kubectl describe` message: each holds a traceback whose lines are `\n`-separated on one physical line.
+    const std::string text =
+        "2026-12-01 10:11:12,345\tERROR worker.py:409 -- Unhandled error: ray.exceptions.RayTaskError(RuntimeError): "
+        "ray::train_step() (pid=4411, ip=10.0.3.7)\\n  File \"/app/train.py\", line 88, in step\\n    "
+        "torch.cuda.synchronize()\\nRuntimeError: CUDA error: an illegal memory access was encountered\\n\n"
+        "{\"log\": \"Exception: \\\"XGBoostError('NCCL failure\\\\nStack trace:\\\\n  [bt] (0) "
+        "libxgboost.so(+0x45c64d) [0x7ff0cafa964d]\\\\n  [bt] (1) libxgboost.so(+0x45e3f9)')\\\"\\n\"}\n"
+        "    Message:  \"Traceback (most recent call last):\\r\\n  File \\\"x.py\\\", line 1\\r\\nValueError: bad "
+        "value\"\n";
+    const auto read = tests::readAll(text, "driver.log");
+    QCOMPARE(read.stats.unescaped, std::uint64_t(2));
+    QCOMPARE(read.stats.enveloped, std::uint64_t(1));
+    const auto* cuda =
+        tests::findText(read.records, "RuntimeError: CUDA error: an illegal memory access was encountered");
+    QVERIFY(cuda);
+    QCOMPARE(cuda->line, std::uint64_t(1));
+    QCOMPARE(cuda->time, at("2026-12-01T10:11:12.345Z"));  // the line's own stamp stands for its pieces
+    QVERIFY(tests::findText(read.records, "  [bt] (0) libxgboost.so(+0x45c64d) [0x7ff0cafa964d]") ||
+            tests::findText(read.records, "Exception: \"XGBoostError('NCCL failure"));
+    const auto* value = tests::findText(read.records, "ValueError: bad value\"");
+    QVERIFY(value);
+    QCOMPARE(value->line, std::uint64_t(3));
+
+    const auto outcome = tests::analyzeOneFile("driver.log", text);
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(hasFact(*outcome.result, "driver.log", "2 lines holding several lines in escaped form"));
+    QCOMPARE(QString::fromStdString(outcome.result->verdict.subDomain), QStringLiteral("application"));
+}
+
+void TestLogEnvelopes::escapedLookalikeStaysWhole_data()
+{
+    QTest::addColumn<QByteArray>("line");
+    QTest::newRow("windows path") << QByteArray("copying C:\\Users\\nick\\new\\nvidia\\model.bin to cache");
+    QTest::newRow("one break") << QByteArray("print('loss is high\\n') in train.py line 3");
+    QTest::newRow("pieces without text") << QByteArray("a\\nb\\nc\\nd");
+    QTest::newRow("three backslashes") << QByteArray("x y\\\\\\nz w\\\\\\nv u");
+}
+
+void TestLogEnvelopes::escapedLookalikeStaysWhole()
+{
+    QFETCH(QByteArray, line);
+    const auto read = tests::readAll("first line\n" + line.toStdString() + "\n", "notes.txt");
+    QCOMPARE(read.stats.unescaped, std::uint64_t(0));
+    QCOMPARE(read.records.size(), std::size_t(2));
+    QCOMPARE(QByteArray::fromStdString(read.records[1].text), line);
+}
+
+void TestLogEnvelopes::syslogEscapesJoined()
+{
+    // rsyslog writes a message's newline as `#012` and a tab as `#011`; the lines are joined as a journal entry's.
+    const std::string text =
+        "Jun 30 11:07:05 gpu-0 kernel: NVRM: API mismatch: the client has the version 535.54.03, but#012NVRM: this "
+        "kernel module has the version 530.30.02.  Please#012NVRM: make sure that this kernel module and all NVIDIA "
+        "driver#012NVRM: components have the same version.\n"
+        "Jun 30 11:07:09 gpu-0 trainer[811]: step failed:#012#011cudaErrorECCUncorrectable#012    at step 12\n"
+        "Jun 30 11:07:10 gpu-0 trainer[811]: issue #019 stays\n";
+    const auto read = tests::readAll(text, "messages");
+    QCOMPARE(read.stats.unescaped, std::uint64_t(2));
+    QVERIFY(tests::findText(read.records,
+                            "NVRM: API mismatch: the client has the version 535.54.03, but this kernel "
+                            "module has the version 530.30.02.  Please make sure that this kernel module "
+                            "and all NVIDIA driver components have the same version."));
+    QVERIFY(tests::findText(read.records, "trainer[811]: step failed: cudaErrorECCUncorrectable at step 12"));
+    QVERIFY(tests::findText(read.records, "trainer[811]: issue #019 stays"));
+    std::string buffer;
+    QCOMPARE(std::string(detail::joinSyslogEscapes("a#015#012b", buffer)), std::string("a b"));
+    const std::string_view hdf5 = "  #012: H5Bcache.c line 181 in H5B__cache_deserialize(): wrong B-tree signature";
+    QCOMPARE(detail::joinSyslogEscapes(hdf5, buffer).data(), hdf5.data());  // HDF5's numbered error stack
+    const std::string_view plain = "no escapes #01 here";
+    QCOMPARE(detail::joinSyslogEscapes(plain, buffer).data(), plain.data());
 }
 
 QTEST_GUILESS_MAIN(TestLogEnvelopes)

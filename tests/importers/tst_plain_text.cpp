@@ -395,6 +395,8 @@ void TestPlainText::nodeNamedByLine()
          {"enroot-aufs2ovlfs: failed to set capabilities: Operation not permitted", NoTime, TimeSource::None, "",
           "enroot-aufs2ovlfs: failed to set capabilities: Operation not permitted"},
          {"python3: can't open file 'train.py'", NoTime, TimeSource::None, "", "python3: can't open file 'train.py'"},
+         {"fusermount3: fuse device /dev/fuse not found. Kernel module not loaded?", NoTime, TimeSource::None, "",
+          "fusermount3: fuse device /dev/fuse not found. Kernel module not loaded?"},
          {"flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi", NoTime,
           TimeSource::None, "",
           "flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol: _ZN3c104cuda9SetDeviceEi"},
