@@ -169,18 +169,16 @@ private:
 };
 
 /// A line that holds several lines in their escaped form (`...:\n  File "x.py", line 3, in f\nRuntimeError: ...`):
-/// its pieces, with the time and host the line's own prefix gives, for pieces that carry none.
+/// its pieces, with the time and host the first piece's prefix (the line's own) gives, for pieces that carry none.
 bool escapedLines(std::string_view clean, LineParser& parser, Envelope& out)
 {
-    if (clean.find('\\') == std::string_view::npos)
-        return false;
     out.lines.clear();
     if (!splitEscapedLines(clean, out.lines))
         return false;
-    ParsedLine whole;
-    const bool parsed = parser.parse(clean, whole);
-    out.time = parsed ? whole.time : engine::NoTime;
-    out.host = parsed ? std::string(whole.host) : std::string();
+    ParsedLine first;
+    const bool parsed = parser.parse(out.lines.front(), first);
+    out.time = parsed ? first.time : engine::NoTime;
+    out.host = parsed ? std::string(first.host) : std::string();
     return true;
 }
 
