@@ -38,6 +38,23 @@ re2::RE2::Options patternOptions()
     return options;
 }
 
+/// Why a pattern cannot be kept as written: a raw control character (a newline typed into a JSON string, a tab)
+/// matches what it says, but it splits the pattern's line in `attrib rules patterns` and hides in every listing.
+/// Empty when the pattern holds none; the escaped forms (`\\n`, `\\t`, `\\x1b`) say the same and are kept.
+std::string rawControlCharacter(const std::string& pattern)
+{
+    for (std::size_t i = 0; i < pattern.size(); ++i) {
+        const auto byte = static_cast<unsigned char>(pattern[i]);
+        if (byte < 0x20 || byte == 0x7f) {
+            static const char* const hex = "0123456789abcdef";
+            return std::string("holds a raw control character (byte 0x") + hex[byte >> 4] + hex[byte & 15] +
+                " at offset " + std::to_string(i) +
+                "); write the regex escape \\n, \\t or \\xNN instead (\\\\n in JSON)";
+        }
+    }
+    return {};
+}
+
 }  // namespace
 
 bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, ExtractorRule& rule)
@@ -47,6 +64,10 @@ bool Catalog::Loader::compilePattern(const json& r, const std::string& pointer, 
         error(rule.id, line,
               "pattern of " + std::to_string(rule.pattern.size()) + " bytes is over the cap of " +
                   std::to_string(MaxPatternBytes) + "; rule left out");
+        return false;
+    }
+    if (const std::string why = rawControlCharacter(rule.pattern); !why.empty()) {
+        error(rule.id, line, "pattern " + why + "; rule left out");
         return false;
     }
     const re2::RE2::Options options = patternOptions();
@@ -185,6 +206,10 @@ bool Catalog::Loader::parseRequire(const json& r, const std::string& pointer, Ex
 std::shared_ptr<const LazyRegex> Catalog::Loader::compileSidePattern(const std::string& ruleId, int line,
                                                                      const char* what, const std::string& pattern)
 {
+    if (const std::string why = rawControlCharacter(pattern); !why.empty()) {
+        error(ruleId, line, std::string(what) + " pattern " + why + "; rule left out");
+        return nullptr;
+    }
     const re2::RE2::Options options = patternOptions();
     const re2::RE2 re(pattern, options);
     if (pattern.size() > MaxPatternBytes || !re.ok() || re.ProgramSize() > MaxProgramSize) {

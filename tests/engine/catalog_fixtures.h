@@ -16,6 +16,20 @@ inline constexpr const char* BrokenRegexRules = R"json({
 }
 )json";
 
+// JSON's `\n` escape puts a raw newline into the pattern (the regex escape is written `\\n`); a tab likewise.
+inline constexpr const char* RawControlRules = R"json({
+  "kind": "extractors",
+  "rules": [
+    {"id": "kept_rule", "sources": ["app"], "pattern": "first[^\\n]*second", "event": "x",
+     "cases": [{"line": "first and second"}]},
+    {"id": "newline_rule", "sources": ["app"], "pattern": "first[^\n]*second", "event": "x",
+     "cases": [{"line": "first and second"}]},
+    {"id": "tab_exclude_rule", "sources": ["app"], "pattern": "third", "exclude": "not\there", "event": "x",
+     "cases": [{"line": "third"}]}
+  ]
+}
+)json";
+
 inline constexpr const char* WrongCaseRules = R"json({"kind": "extractors", "rules": [
   {"id": "wrong_case", "sources": ["kernel"], "pattern": "disk (?P<dev>\\w+) failed", "event": "x",
    "cases": [{"line": "disk sda failed", "fields": {"dev": "sdb"}}]}

@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <set>
 
 namespace fs = std::filesystem;
 using namespace attrib;
@@ -77,6 +78,29 @@ private Q_SLOTS:
         QVERIFY(good);
         QVERIFY(!bad);
         QVERIFY(cat->extractors().size() > 10);  // the rest of the catalog still loads
+    }
+
+    void rawControlCharacterInPatternLeavesRuleOut()
+    {
+        QTemporaryDir dir;
+        const fs::path rules = copyCatalog(dir);
+        tests::writeFile(rules / "extractors" / "raw.json", fixtures::RawControlRules);
+        const auto cat = rules::loadCatalog(rules.string());
+        const auto* newline = findDiagnostic(*cat, "newline_rule");
+        QVERIFY(newline);
+        QCOMPARE(newline->where.file, std::string("extractors/raw.json"));
+        QCOMPARE(newline->where.line, 6);
+        QVERIFY(newline->message.find("raw control character (byte 0x0a at offset 7)") != std::string::npos);
+        const auto* tab = findDiagnostic(*cat, "tab_exclude_rule");
+        QVERIFY(tab);
+        QVERIFY(tab->message.find("exclude pattern holds a raw control character (byte 0x09") != std::string::npos);
+        QVERIFY(!findDiagnostic(*cat, "kept_rule"));
+        std::set<std::string> loaded;
+        for (const auto& r : cat->extractors())
+            loaded.insert(r.id);
+        QVERIFY(loaded.count("kept_rule"));
+        QVERIFY(!loaded.count("newline_rule"));
+        QVERIFY(!loaded.count("tab_exclude_rule"));
     }
 
     /// A file whose entries sit under a misspelt key loaded nothing and passed every check: now it is an error
