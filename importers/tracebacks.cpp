@@ -91,8 +91,15 @@ bool isShellPrompt(std::string_view s)
 /// A line of only `=`, `-` or `*` (torchrun's failure table, a banner): a block of its own begins.
 bool isRule(std::string_view s)
 {
-    return s.size() >= 8 && s.find_first_not_of(s[0]) == std::string_view::npos &&
-        (s[0] == '=' || s[0] == '-' || s[0] == '*');
+    if (s.size() < 8 || (s[0] != '=' && s[0] != '-' && s[0] != '*'))
+        return false;
+    const std::size_t lead = s.find_first_not_of(s[0]);
+    if (lead == std::string_view::npos)
+        return true;
+    // A banner with a title between two runs of the same character: Composer's launcher dump
+    // `----------End global rank 1 STDERR----------`, `===== Summary =====`.
+    const std::size_t trail = s.size() - 1 - s.find_last_not_of(s[0]);
+    return lead >= 4 && trail >= 4;
 }
 
 /// A new exception of its own: `Name: ...` whose last component names an error class (`DistBackendError:`,

@@ -90,6 +90,7 @@ private slots:
     void streamTagWithAndWithoutSpaceIsOneStream();
     void shellPromptEndsTheExceptionMessage();
     void indentedTracebackTakesItsException();
+    void bannerEndsTheExceptionMessage();
 };
 
 // A traceback printed indented as a whole: torchelastic's Root Cause table (error_file's py_callstack with
@@ -398,6 +399,31 @@ void TestPrefixedContinuations::shellPromptEndsTheExceptionMessage()
     const Record* value = findText(quoted.records, "ValueError: bad config:");
     QVERIFY(value);
     QVERIFY(value->text.find("expected 8 ranks") != std::string::npos);
+}
+
+void TestPrefixedContinuations::bannerEndsTheExceptionMessage()
+{
+    // Composer's launcher prints each failed rank's stderr between titled banners; the closing banner is not the
+    // message. A line that only starts with dashes still continues it.
+    const auto read = tests::readAll("----------Begin global rank 1 STDERR----------\n"
+                                     "Traceback (most recent call last):\n"
+                                     "  File \"train.py\", line 3, in <module>\n"
+                                     "ValueError: The following algorithms were enabled but not found\n"
+                                     "----------End global rank 1 STDERR----------\n"
+                                     "===== Summary =====\n",
+                                     "composer.log");
+    const Record* exception = findText(read.records, "ValueError: The following algorithms were enabled but not found");
+    QVERIFY(exception);
+    QCOMPARE(exception->text, std::string("ValueError: The following algorithms were enabled but not found"));
+    QVERIFY(findText(read.records, "----------End global rank 1 STDERR----------"));
+    const auto listed = tests::readAll("Traceback (most recent call last):\n"
+                                       "  File \"train.py\", line 3, in <module>\n"
+                                       "ValueError: unknown keys:\n"
+                                       "---- model.n_layers\n",
+                                       "session.txt");
+    const Record* keys = findText(listed.records, "ValueError: unknown keys:");
+    QVERIFY(keys);
+    QVERIFY(keys->text.find("model.n_layers") != std::string::npos);
 }
 
 #include "tst_prefixed_continuations.moc"
