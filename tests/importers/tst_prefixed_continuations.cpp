@@ -30,6 +30,17 @@ const Record* findRank(const std::vector<Record>& records, int rank, const std::
     return nullptr;
 }
 
+/// Whether the exception line at the end of a short traceback takes `next` into its message.
+bool messageGoesOn(const std::string& exception, const std::string& next)
+{
+    const auto read = tests::readAll("Traceback (most recent call last):\n"
+                                     "  File \"train.py\", line 3, in <module>\n" +
+                                         exception + "\n" + next + "\n",
+                                     "session.txt");
+    const Record* r = findText(read.records, exception);
+    return r && r->text.find(next.substr(next.find(' ') + 1)) != std::string::npos;
+}
+
 bool hasInner(const Record& r, const std::string& line)
 {
     return std::find(r.innerLines.begin(), r.innerLines.end(), line) != r.innerLines.end();
@@ -391,14 +402,7 @@ void TestPrefixedContinuations::shellPromptEndsTheExceptionMessage()
         QVERIFY2(findText(read.records, prompt), prompt.c_str());  // a record of its own
     }
     // A message line that only looks like a path or a quote still continues the message.
-    const auto quoted = tests::readAll("Traceback (most recent call last):\n"
-                                       "  File \"train.py\", line 3, in <module>\n"
-                                       "ValueError: bad config:\n"
-                                       "> expected 8 ranks\n",
-                                       "session.txt");
-    const Record* value = findText(quoted.records, "ValueError: bad config:");
-    QVERIFY(value);
-    QVERIFY(value->text.find("expected 8 ranks") != std::string::npos);
+    QVERIFY(messageGoesOn("ValueError: bad config:", "> expected 8 ranks"));
 }
 
 void TestPrefixedContinuations::bannerEndsTheExceptionMessage()
@@ -416,14 +420,7 @@ void TestPrefixedContinuations::bannerEndsTheExceptionMessage()
     QVERIFY(exception);
     QCOMPARE(exception->text, std::string("ValueError: The following algorithms were enabled but not found"));
     QVERIFY(findText(read.records, "----------End global rank 1 STDERR----------"));
-    const auto listed = tests::readAll("Traceback (most recent call last):\n"
-                                       "  File \"train.py\", line 3, in <module>\n"
-                                       "ValueError: unknown keys:\n"
-                                       "---- model.n_layers\n",
-                                       "session.txt");
-    const Record* keys = findText(listed.records, "ValueError: unknown keys:");
-    QVERIFY(keys);
-    QVERIFY(keys->text.find("model.n_layers") != std::string::npos);
+    QVERIFY(messageGoesOn("ValueError: unknown keys:", "---- model.n_layers"));
 }
 
 #include "tst_prefixed_continuations.moc"
