@@ -88,7 +88,9 @@ bool isShellPrompt(std::string_view s)
         token.find(':') != std::string_view::npos;
 }
 
-/// A line of only `=`, `-` or `*` (torchrun's failure table, a banner): a block of its own begins.
+/// A line of only `=`, `-` or `*` (torchrun's failure table, a banner), or a title between two runs of at least four
+/// of one of them (Composer's launcher dump `----------End global rank 1 STDERR----------`, `===== Summary =====`):
+/// a block of its own begins. A line that only starts with such a run (`---- model.n_layers`) does not.
 bool isRule(std::string_view s)
 {
     if (s.size() < 8 || (s[0] != '=' && s[0] != '-' && s[0] != '*'))
@@ -96,8 +98,6 @@ bool isRule(std::string_view s)
     const std::size_t lead = s.find_first_not_of(s[0]);
     if (lead == std::string_view::npos)
         return true;
-    // A banner with a title between two runs of the same character: Composer's launcher dump
-    // `----------End global rank 1 STDERR----------`, `===== Summary =====`.
     const std::size_t trail = s.size() - 1 - s.find_last_not_of(s[0]);
     return lead >= 4 && trail >= 4;
 }
