@@ -10,7 +10,6 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
-#include <set>
 
 namespace fs = std::filesystem;
 using namespace attrib;
@@ -27,13 +26,25 @@ private:
         return root / "rules";
     }
 
-    /// The source catalog plus one extractor file holding `rules` (a JSON array), loaded.
-    engine::CatalogPtr catalogWithExtractors(const char* file, const std::string& rules)
+    /// The source catalog plus one file at `relative` (below the catalog folder) holding `text`, loaded.
+    engine::CatalogPtr catalogWithFile(const fs::path& relative, const std::string& text)
     {
         QTemporaryDir dir;
         const fs::path root = copyCatalog(dir);
-        tests::writeFile(root / "extractors" / file, R"({"kind": "extractors", "rules": )" + rules + "}\n");
+        tests::writeFile(root / relative, text);
         return rules::loadCatalog(root.string());
+    }
+
+    /// The source catalog plus one extractor file holding `rules` (a JSON array), loaded.
+    engine::CatalogPtr catalogWithExtractors(const char* file, const std::string& rules)
+    {
+        return catalogWithFile(fs::path("extractors") / file, R"({"kind": "extractors", "rules": )" + rules + "}\n");
+    }
+
+    bool loaded(const engine::Catalog& c, const std::string& rule)
+    {
+        const auto& all = c.extractors();
+        return std::any_of(all.begin(), all.end(), [&](const auto& r) { return r.id == rule; });
     }
 
     const engine::Diagnostic* findDiagnostic(const engine::Catalog& c, const std::string& rule)
@@ -61,31 +72,20 @@ private Q_SLOTS:
 
     void invalidRegexLeavesRuleOutAndNamesFileAndLine()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "broken.json", fixtures::BrokenRegexRules);
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat = catalogWithFile(fs::path("extractors") / "broken.json", fixtures::BrokenRegexRules);
         const auto* d = findDiagnostic(*cat, "bad_rule");
         QVERIFY(d);
         QCOMPARE(d->where.file, std::string("extractors/broken.json"));
         QCOMPARE(d->where.line, 7);
         QVERIFY(d->message.find("invalid pattern") != std::string::npos);
-        bool good = false, bad = false;
-        for (const auto& r : cat->extractors()) {
-            good = good || r.id == "good_rule";
-            bad = bad || r.id == "bad_rule";
-        }
-        QVERIFY(good);
-        QVERIFY(!bad);
+        QVERIFY(loaded(*cat, "good_rule"));
+        QVERIFY(!loaded(*cat, "bad_rule"));
         QVERIFY(cat->extractors().size() > 10);  // the rest of the catalog still loads
     }
 
     void rawControlCharacterInPatternLeavesRuleOut()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "raw.json", fixtures::RawControlRules);
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat = catalogWithFile(fs::path("extractors") / "raw.json", fixtures::RawControlRules);
         const auto* newline = findDiagnostic(*cat, "newline_rule");
         QVERIFY(newline);
         QCOMPARE(newline->where.file, std::string("extractors/raw.json"));
@@ -95,23 +95,17 @@ private Q_SLOTS:
         QVERIFY(tab);
         QVERIFY(tab->message.find("exclude pattern holds a raw control character (byte 0x09") != std::string::npos);
         QVERIFY(!findDiagnostic(*cat, "kept_rule"));
-        std::set<std::string> loaded;
-        for (const auto& r : cat->extractors())
-            loaded.insert(r.id);
-        QVERIFY(loaded.count("kept_rule"));
-        QVERIFY(!loaded.count("newline_rule"));
-        QVERIFY(!loaded.count("tab_exclude_rule"));
+        QVERIFY(loaded(*cat, "kept_rule"));
+        QVERIFY(!loaded(*cat, "newline_rule"));
+        QVERIFY(!loaded(*cat, "tab_exclude_rule"));
     }
 
     /// A file whose entries sit under a misspelt key loaded nothing and passed every check: now it is an error
     /// that names the file.
     void fileWithoutItsArrayIsAnError()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "misspelt.json",
-                         "{\"kind\": \"extractors\", \"extractors\": [{\"id\": \"x\"}]}\n");
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat = catalogWithFile(fs::path("extractors") / "misspelt.json",
+                                         "{\"kind\": \"extractors\", \"extractors\": [{\"id\": \"x\"}]}\n");
         const auto& all = cat->diagnostics();
         const auto it = std::find_if(all.begin(), all.end(), [](const engine::Diagnostic& d) {
             return d.where.file == "extractors/misspelt.json" &&
@@ -123,10 +117,7 @@ private Q_SLOTS:
 
     void failingCaseLeavesRuleOut()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "wrong.json", fixtures::WrongCaseRules);
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat = catalogWithFile(fs::path("extractors") / "wrong.json", fixtures::WrongCaseRules);
         const auto* d = findDiagnostic(*cat, "wrong_case");
         QVERIFY(d);
         QCOMPARE(d->where.line, 3);
@@ -136,10 +127,8 @@ private Q_SLOTS:
 
     void invalidJsonNamesLine()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "refine" / "typo.json", "{\n  \"kind\": \"refine\",\n  \"rules\": [,]\n}\n");
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat =
+            catalogWithFile(fs::path("refine") / "typo.json", "{\n  \"kind\": \"refine\",\n  \"rules\": [,]\n}\n");
         bool found = false;
         for (const auto& d : cat->diagnostics())
             if (d.where.file == "refine/typo.json" && d.where.line == 3)
@@ -150,10 +139,7 @@ private Q_SLOTS:
 
     void unregisteredSymptomIsAnError()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "ghost.json", fixtures::GhostSymptomRules);
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat = catalogWithFile(fs::path("extractors") / "ghost.json", fixtures::GhostSymptomRules);
         const auto* d = findDiagnostic(*cat, "ghost");
         QVERIFY(d);
         QVERIFY(d->message.find("unregistered symptom") != std::string::npos);
@@ -161,22 +147,14 @@ private Q_SLOTS:
 
     void caseSourceMustBeAnAddress()
     {
-        QTemporaryDir dir;
-        const fs::path rules = copyCatalog(dir);
-        tests::writeFile(rules / "extractors" / "sourced.json", fixtures::CaseSourceRules);
-        const auto cat = rules::loadCatalog(rules.string());
+        const auto cat = catalogWithFile(fs::path("extractors") / "sourced.json", fixtures::CaseSourceRules);
         const auto* d = findDiagnostic(*cat, "bad_source");
         QVERIFY(d);
         QCOMPARE(d->where.line, 5);
         QVERIFY(d->message.find("case source must be an http(s) address") != std::string::npos);
         QVERIFY(!findDiagnostic(*cat, "sourced"));
-        bool sourced = false, bad = false;
-        for (const auto& r : cat->extractors()) {
-            sourced = sourced || r.id == "sourced";
-            bad = bad || r.id == "bad_source";
-        }
-        QVERIFY(sourced);
-        QVERIFY(!bad);
+        QVERIFY(loaded(*cat, "sourced"));
+        QVERIFY(!loaded(*cat, "bad_source"));
     }
 
     void capturesNamedLikeEngineValuesAreRejected()
