@@ -66,6 +66,9 @@ public:
     bool flushAll(const RecordSink& sink);
 
 private:
+    /// offer() after the relay header is off: the recursion point when a line closes one traceback and is then
+    /// looked at on its own.
+    bool take(Record& rec, const RecordSink& sink, bool& emit);
     struct Open {
         Record first;
         std::vector<std::string> frames;  ///< the last `File "..."` lines
@@ -95,11 +98,18 @@ private:
     /// A line of a stream with nothing open that opens something: an exception line whose message may go on, or the
     /// first frame of an excerpt that starts inside a traceback.
     bool opensOutside(const Record& rec, std::string_view body);
+    /// A logger that relays another process' output line by line puts its own header before every line of a
+    /// traceback (TorchServe's `[INFO ] W-9000-m_1.0-stdout MODEL_LOG - `, Python logging's `- root - ERROR - `,
+    /// loguru's `| ERROR    | mod:fn:12 - `, a bare `[ERROR] `). The text before a `Traceback` line that is such a
+    /// header is learned for the stream; it is taken off that line and off every later line of the stream that starts
+    /// with the same header (digits may differ), so that frames, exception and message join as unprefixed output.
+    void stripRelayHeader(Record& rec);
 
     const ReaderOptions& m_options;
     ReaderStats& m_stats;
-    std::map<std::uint64_t, Open> m_open;       ///< by launcher stream (0 = no launcher prefix)
-    std::optional<std::uint64_t> m_unfinished;  ///< the stream of an exception line held mid-sentence
+    std::map<std::uint64_t, Open> m_open;          ///< by launcher stream (0 = no launcher prefix)
+    std::map<std::uint64_t, std::string> m_relay;  ///< by stream: its relay header, each digit written as `0`
+    std::optional<std::uint64_t> m_unfinished;     ///< the stream of an exception line held mid-sentence
     /// The stream and line of the last exception line that named only its class (see takesWrappedMessage).
     std::optional<std::pair<std::uint64_t, std::uint64_t>> m_bareClass;
 };

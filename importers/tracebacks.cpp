@@ -178,7 +178,65 @@ bool isNativeFrame(std::string_view frame)
     return function.find("::") != std::string_view::npos || function.find('(') != std::string_view::npos;
 }
 
+constexpr std::size_t MaxRelayHeaderBytes = 160;
+
+/// The text before a `Traceback` line is a logger's header when it ends as headers end: with a separator (`- `,
+/// `| `, `] `, `> `, `) `) or a level name (`2024-01-19 10:21:39 ERROR `), or is Python's default `ERROR:root:`. A
+/// message ends in `: ` before the traceback it announces (SGLang's `Scheduler hit an exception: Traceback ...`) and
+/// is no header; a quote in it is a message that quotes a traceback.
+bool isRelayHeader(std::string_view header)
+{
+    static constexpr std::string_view levels[] = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"};
+    const std::string_view trimmed = trimRight(header);
+    if (trimmed.empty() || header.size() > MaxRelayHeaderBytes || header.find('"') != std::string_view::npos)
+        return false;
+    if (trimmed.size() == header.size()) {  // `%(levelname)s:%(name)s:`
+        const std::string_view level = header.substr(0, header.find(':'));
+        return header.back() == ':' && std::find(std::begin(levels), std::end(levels), level) != std::end(levels);
+    }
+    if (std::string_view("-|]>)").find(trimmed.back()) != std::string_view::npos)
+        return true;
+    const std::string_view last = trimmed.substr(trimmed.find_last_of(' ') + 1);
+    return std::find(std::begin(levels), std::end(levels), last) != std::end(levels);
+}
+
+/// `header` with each digit written as `0`: the shape later lines of the relay share (their stamps differ).
+std::string shapeOf(std::string_view header)
+{
+    std::string shape(header);
+    std::replace_if(
+        shape.begin(), shape.end(), [](char c) { return engine::isDigit(c); }, '0');
+    return shape;
+}
+
+bool hasShape(std::string_view text, std::string_view shape)
+{
+    if (text.size() < shape.size())
+        return false;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        if ((engine::isDigit(text[i]) ? '0' : text[i]) != shape[i])
+            return false;
+    return true;
+}
+
 }  // namespace
+
+void TracebackJoiner::stripRelayHeader(Record& rec)
+{
+    const std::size_t ray = rayPrefixLength(rec.text);
+    const std::string_view body = std::string_view(rec.text).substr(ray);
+    std::size_t cut = 0;
+    if (const auto it = m_relay.find(rec.stream); it != m_relay.end() && hasShape(body, it->second)) {
+        cut = it->second.size();
+    } else if (const std::size_t head = body.find(TracebackHead); head != std::string_view::npos && head > 0 &&
+               isRelayHeader(body.substr(0, head)) &&
+               (m_relay.size() < MaxOpenTracebacks || m_relay.count(rec.stream) != 0)) {
+        m_relay[rec.stream] = shapeOf(body.substr(0, head));
+        cut = head;
+    }
+    if (cut > 0)
+        rec.text.erase(ray, cut);
+}
 
 bool TracebackJoiner::close(std::map<std::uint64_t, Open>::iterator it, const RecordSink& sink)
 {
@@ -215,6 +273,12 @@ bool TracebackJoiner::opensOutside(const Record& rec, std::string_view body)
 }
 
 bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
+{
+    stripRelayHeader(rec);
+    return take(rec, sink, emit);
+}
+
+bool TracebackJoiner::take(Record& rec, const RecordSink& sink, bool& emit)
 {
     emit = true;
     // An exception line held outside a traceback because it stops mid-sentence goes on only with the very next line:
@@ -253,7 +317,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
             return true;
         }
         return close(it, sink) &&
-            offer(rec, sink, emit);  // the line on its own (it may open the stream's next traceback)
+            take(rec, sink, emit);  // the line on its own (it may open the stream's next traceback)
     }
     if (body.empty() || body[0] == ' ' || body[0] == '\t') {
         emit = false;
@@ -261,7 +325,7 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
         // 4, the exception at 2), pip's boxed subprocess output. The exception line is indented less than the
         // frames (a frame's source line more).
         const std::string_view trimmed = trimLeft(body);
-        if (!rec.logHeader && body.size() - trimmed.size() < tb.frameIndent &&
+        if ((!rec.logHeader || tb.first.logHeader) && body.size() - trimmed.size() < tb.frameIndent &&
             tb.frameIndent != std::string_view::npos && isExceptionLine(trimmed)) {
             Record exception = rec;
             exception.text = std::string(rec.text.substr(0, rec.text.size() - body.size())) + std::string(trimmed);
@@ -277,14 +341,16 @@ bool TracebackJoiner::offer(Record& rec, const RecordSink& sink, bool& emit)
         }
         return true;
     }
-    if (!rec.logHeader && isExceptionLine(body)) {
+    // A logger that writes its header before every line of a message (vLLM's formatter, a relay whose header the
+    // importer took off) heads the exception line as it headed the `Traceback` line.
+    if ((!rec.logHeader || tb.first.logHeader) && isExceptionLine(body)) {
         emit = false;
         takeException(tb, rec);
         return true;
     }
     // The frames end without an exception line (a paste that stops at the last frame, output of another kind):
     // the traceback is emitted as its `Traceback` line, and this line is looked at on its own.
-    return close(it, sink) && offer(rec, sink, emit);
+    return close(it, sink) && take(rec, sink, emit);
 }
 
 void TracebackJoiner::addFrame(Open& tb, std::string_view line)

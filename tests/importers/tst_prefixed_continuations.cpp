@@ -102,6 +102,7 @@ private slots:
     void shellPromptEndsTheExceptionMessage();
     void indentedTracebackTakesItsException();
     void bannerEndsTheExceptionMessage();
+    void relayHeaderOnEveryLine();
 };
 
 // A traceback printed indented as a whole: torchelastic's Root Cause table (error_file's py_callstack with
@@ -421,6 +422,49 @@ void TestPrefixedContinuations::bannerEndsTheExceptionMessage()
     QCOMPARE(exception->text, std::string("ValueError: The following algorithms were enabled but not found"));
     QVERIFY(findText(read.records, "----------End global rank 1 STDERR----------"));
     QVERIFY(messageGoesOn("ValueError: unknown keys:", "---- model.n_layers"));
+}
+
+void TestPrefixedContinuations::relayHeaderOnEveryLine()
+{
+    const std::vector<std::string> traceback = {
+        "Traceback (most recent call last):",
+        "  File \"/home/model-server/model-store/bge/handler.py\", line 83, in handle",
+        "    data = _service.inference(data)",
+        "ValueError: Sampling parameters are missing for a CompletionRequest.",
+    };
+    // A logger that relays a worker's output writes its header before every line: TorchServe's MODEL_LOG (pattern
+    // `%d{ISO8601} [%-5p] %t %c - %m%n`, pytorch/serve@22feb875 frontend/server/src/main/resources/log4j2.xml),
+    // Python's default `%(levelname)s:%(name)s:` (cpython Lib/logging/__init__.py BASIC_FORMAT), loguru's default
+    // `{time} | {level: <8} | {name}:{function}:{line} - ` (loguru/_defaults.py), a bare level tag, vLLM's formatter
+    // that heads each line of a multi-line message (vllm/logging_utils/formatter.py). The frames and the exception
+    // join as unprefixed output; the stamps of the relayed lines may differ.
+    const std::vector<std::string> headers = {
+        "2025-02-06T12:01:13,641 [INFO ] W-9002-bge-large-zh-v1.5_1.0-stdout MODEL_LOG - ",
+        "ERROR:root:",
+        "2024-01-19 10:21:39.123 | ERROR    | __main__:main:12 - ",
+        "[ERROR] ",
+        "ERROR 05-12 10:11:12 [core.py:123] ",
+    };
+    for (const auto& header : headers) {
+        std::string text = header + "Bge.handle got exception\n" + prefixed(header, traceback);
+        if (const auto stamp = text.rfind(":13,641"); stamp != std::string::npos)
+            text.replace(stamp, 7, ":13,642");  // a later stamp on the exception line
+        const auto read = tests::readAll(text, "model_log.log");
+        const Record* exception = findText(read.records, traceback.back());
+        QVERIFY2(exception, header.c_str());
+        QCOMPARE(exception->line, std::uint64_t(2));
+        QVERIFY2(hasInner(*exception, "data = _service.inference(data)"), header.c_str());
+        QCOMPARE(read.records.size(), std::size_t(2));  // the announcement, then the traceback
+        QVERIFY(read.records[0].text.find("Bge.handle got exception") != std::string::npos);
+    }
+    // A message that announces the traceback on its line (SGLang's `<Component> hit an exception: `,
+    // sgl-project/sglang#26265) is no header: it keeps its words, and the unprefixed frames join as before.
+    const auto sglang =
+        tests::readAll("[2025-03-29 18:18:34 TP0] Scheduler hit an exception: Traceback (most recent call last):\n" +
+                           prefixed("", {traceback.begin() + 1, traceback.end()}),
+                       "server.log");
+    QVERIFY(findText(sglang.records, "[2025-03-29 18:18:34 TP0] Scheduler hit an exception: Traceback (most recent"));
+    QVERIFY(findText(sglang.records, traceback.back()));
 }
 
 #include "tst_prefixed_continuations.moc"
