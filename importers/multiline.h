@@ -100,8 +100,9 @@ private:
     bool opensOutside(const Record& rec, std::string_view body);
     /// A logger that relays another process' output line by line puts its own header before every line of a
     /// traceback (TorchServe's `[INFO ] W-9000-m_1.0-stdout MODEL_LOG - `, Python logging's `- root - ERROR - `,
-    /// loguru's `| ERROR    | mod:fn:12 - `, a bare `[ERROR] `). The text before a `Traceback` line that is such a
-    /// header is learned for the stream; it is taken off that line and off every later line of the stream that starts
+    /// loguru's `| ERROR    | mod:fn:12 - `, a bare `[ERROR] `, vLLM's `ERROR 11-16 05:59:08 [core.py:708] `). The text
+    /// before a `Traceback` line, or before a frame where a paste starts inside the traceback, that is such a header is
+    /// learned for the stream; it is taken off that line and off every later line of the stream that starts
     /// with the same header (digits may differ), so that frames, exception and message join as unprefixed output.
     void stripRelayHeader(Record& rec);
 

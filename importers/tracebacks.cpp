@@ -219,6 +219,19 @@ bool hasShape(std::string_view text, std::string_view shape)
     return true;
 }
 
+/// The length of a relay header that `body` starts with, learned from the line it is on: the text before a
+/// `Traceback` line, or before a frame (`  File "...", line N, in f`) when the paste starts inside the traceback.
+std::size_t relayHeaderLength(std::string_view body)
+{
+    std::size_t at = body.find(TracebackHead);
+    if (at == std::string_view::npos) {
+        at = body.find("  File \"");
+        if (at == std::string_view::npos || body.find("\", line ", at) == std::string_view::npos)
+            return 0;
+    }
+    return at > 0 && isRelayHeader(body.substr(0, at)) ? at : 0;
+}
+
 }  // namespace
 
 void TracebackJoiner::stripRelayHeader(Record& rec)
@@ -228,11 +241,10 @@ void TracebackJoiner::stripRelayHeader(Record& rec)
     std::size_t cut = 0;
     if (const auto it = m_relay.find(rec.stream); it != m_relay.end() && hasShape(body, it->second)) {
         cut = it->second.size();
-    } else if (const std::size_t head = body.find(TracebackHead); head != std::string_view::npos && head > 0 &&
-               isRelayHeader(body.substr(0, head)) &&
-               (m_relay.size() < MaxOpenTracebacks || m_relay.count(rec.stream) != 0)) {
-        m_relay[rec.stream] = shapeOf(body.substr(0, head));
-        cut = head;
+    } else if (const std::size_t header = relayHeaderLength(body);
+               header > 0 && (m_relay.size() < MaxOpenTracebacks || m_relay.count(rec.stream) != 0)) {
+        m_relay[rec.stream] = shapeOf(body.substr(0, header));
+        cut = header;
     }
     if (cut > 0)
         rec.text.erase(ray, cut);

@@ -457,6 +457,17 @@ void TestPrefixedContinuations::relayHeaderOnEveryLine()
         QCOMPARE(read.records.size(), std::size_t(2));  // the announcement, then the traceback
         QVERIFY(read.records[0].text.find("Bge.handle got exception") != std::string::npos);
     }
+    // A paste that starts at a frame under vLLM's header and ends in a bare class (LMCache/LMCache#1791): the header
+    // is learned from the frame line.
+    const auto lmcache = tests::readAll(
+        prefixed("(EngineCore_DP0 pid=439) ERROR 11-16 05:59:08 [core.py:708] ",
+                 {"  File \"/usr/local/lib/python3.12/dist-packages/lmcache/v1/storage_backend/local_cpu_backend.py\", "
+                  "line 520, in calculate_chunk_budget",
+                  "    assert isinstance(self.memory_allocator, MixedMemoryAllocator)", "AssertionError"}),
+        "vllm-serve.log");
+    QCOMPARE(lmcache.records.size(), std::size_t(1));
+    QCOMPARE(lmcache.records[0].text, std::string("AssertionError"));
+    QCOMPARE(lmcache.records[0].line, std::uint64_t(1));
     // A message that announces the traceback on its line (SGLang's `<Component> hit an exception: `,
     // sgl-project/sglang#26265) is no header: it keeps its words, and the unprefixed frames join as before.
     const auto sglang =
