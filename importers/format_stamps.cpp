@@ -137,17 +137,40 @@ bool stripBareGlog(std::string_view& s, YearTracker& years, ParsedLine& out)
     return true;
 }
 
-/// `[2026-04-22 21:34:20,123] ` (Python logging) or `[2026-04-29T23:36:37.809] `.
+namespace {
+
+/// A parallel rank's tag after a stamp: two to four capitals and a number (`TP0`, `DP1`, `EP3`, `PP12`).
+std::size_t rankTagLength(std::string_view s)
+{
+    std::size_t letters = 0;
+    while (letters < s.size() && letters < 5 && s[letters] >= 'A' && s[letters] <= 'Z')
+        ++letters;
+    std::size_t end = letters;
+    while (end < s.size() && end - letters < 5 && isDigit(s[end]))
+        ++end;
+    return letters >= 2 && letters <= 4 && end > letters ? end : 0;
+}
+
+}  // namespace
+
+/// `[2026-04-22 21:34:20,123] ` (Python logging) or `[2026-04-29T23:36:37.809] `, and SGLang's
+/// `[2025-03-29 18:18:34 DP0 TP1] ` (`[%(asctime)s{prefix}] ` with the process's parallel ranks as the prefix,
+/// sglang/srt/utils.py configure_logger).
 bool stripBracketIso(std::string_view& s, ParsedLine& out, unsigned& marks)
 {
     if (!charAt(s, 0, '['))
         return false;
     const auto stamp = parseIso8601(s.substr(1));
-    if (!stamp || !charAt(s, 1 + stamp->length, ']'))
+    if (!stamp)
+        return false;
+    std::size_t close = 1 + stamp->length;
+    for (std::size_t tag = 0; charAt(s, close, ' ') && (tag = rankTagLength(s.substr(close + 1))) > 0;)
+        close += 1 + tag;
+    if (!charAt(s, close, ']'))
         return false;
     offerTime(out, stamp->time, TimeSource::Absolute);
     marks |= s[11] == ' ' ? MarkPyLog : MarkIso;
-    s = skipSpaces(s.substr(stamp->length + 2));
+    s = skipSpaces(s.substr(close + 1));
     return true;
 }
 

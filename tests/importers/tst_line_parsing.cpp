@@ -207,6 +207,13 @@ void addAppParseRows()
               .rank = 0,
               .text = "- root - INFO - Saving the checkpoint"});
     parseRow("bracketed word without stamp", "app", "[titan] loss 0.1", {.text = "[titan] loss 0.1"});
+    // SGLang's `[%(asctime)s{prefix}] ` with the process's parallel ranks as the prefix (sglang/srt/utils.py
+    // configure_logger); a bracket holding a stamp and a word that is no rank tag stays.
+    parseRow(
+        "stamp with rank tags", "app", "[2025-03-29 18:18:34 DP0 TP1] Scheduler hit an exception: x",
+        {.time = makeTime(2025, 3, 29, 18, 18, 34), .source = TS::Absolute, .text = "Scheduler hit an exception: x"});
+    parseRow("stamp with a word", "app", "[2025-03-29 18:18:34 Scheduler] x",
+             {.text = "[2025-03-29 18:18:34 Scheduler] x"});
     // Metaflow's task prefix after its stamp (metaflow/runtime.py); a bracketed path of another kind stays.
     parseRow("metaflow task", "app", "2019-11-29 02:43:39.689 [5/start/21975 (pid 83812)] MemoryError",
              {.time = makeTime(2019, 11, 29, 2, 43, 39, 689000000), .source = TS::Absolute, .text = "MemoryError"});
