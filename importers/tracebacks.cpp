@@ -20,6 +20,14 @@ constexpr std::size_t KeptInnerLines = 4;  ///< the innermost two frames with th
 constexpr std::size_t MaxInnerLineBytes = 4096;
 constexpr std::size_t MaxOpenTracebacks = 4096;
 
+/// The level names Python's logging, loguru and most loggers print.
+constexpr std::string_view LogLevels[] = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"};
+
+bool isLogLevel(std::string_view word)
+{
+    return std::find(std::begin(LogLevels), std::end(LogLevels), word) != std::end(LogLevels);
+}
+
 /// The text of a line after a Ray worker's prefix. Application lines lose the prefix with the other launcher
 /// prefixes; a syslog or journal message keeps it behind its program tag, so the joiner still looks past it here.
 std::string_view bodyOf(std::string_view text)
@@ -52,8 +60,7 @@ bool isExceptionLine(std::string_view body)
 /// or a tool's lower-case tag before its message (`wandb: `, `torch.distributed.elastic.multiprocessing.api: `).
 bool isLoggerLine(std::string_view s)
 {
-    static constexpr std::string_view levels[] = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"};
-    for (const auto level : levels)
+    for (const auto level : LogLevels)
         if (startsWith(s, level) && (charAt(s, level.size(), ':') || charAt(s, level.size(), ' ')))
             return true;
     std::size_t n = 0;
@@ -186,18 +193,17 @@ constexpr std::size_t MaxRelayHeaderBytes = 160;
 /// is no header; a quote in it is a message that quotes a traceback.
 bool isRelayHeader(std::string_view header)
 {
-    static constexpr std::string_view levels[] = {"DEBUG", "INFO", "WARNING", "WARN", "ERROR", "CRITICAL", "FATAL"};
     const std::string_view trimmed = trimRight(header);
     if (trimmed.empty() || header.size() > MaxRelayHeaderBytes || header.find('"') != std::string_view::npos)
         return false;
     if (trimmed.size() == header.size()) {  // `%(levelname)s:%(name)s:`
         const std::string_view level = header.substr(0, header.find(':'));
-        return header.back() == ':' && std::find(std::begin(levels), std::end(levels), level) != std::end(levels);
+        return header.back() == ':' && isLogLevel(level);
     }
     if (std::string_view("-|]>)").find(trimmed.back()) != std::string_view::npos)
         return true;
     const std::string_view last = trimmed.substr(trimmed.find_last_of(' ') + 1);
-    return std::find(std::begin(levels), std::end(levels), last) != std::end(levels);
+    return isLogLevel(last);
 }
 
 /// `header` with each digit written as `0`: the shape later lines of the relay share (their stamps differ).
