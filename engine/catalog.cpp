@@ -110,6 +110,35 @@ std::string str(const json& obj, const char* key, const std::string& fallback = 
     return catalogString(obj, key, fallback);
 }
 
+bool inVocabulary(const std::vector<std::string>& words, const std::string& word)
+{
+    return std::find(words.begin(), words.end(), word) != words.end();
+}
+
+/// Reads a symptom's terminal state, `readings` and `separated_by` into `def`; what is wrong with them, or "". Only
+/// an `ambiguous` symptom has readings: two or more, each a decided terminal state and a sub-domain.
+std::string readingsProblem(const json& s, SymptomDef& def)
+{
+    if (!inVocabulary(TerminalStates, def.terminalState))
+        return "terminal_state '" + def.terminalState + "' is not a terminal state of the verdict contract";
+    def.separatedBy = str(s, "separated_by");
+    for (const json& r : s.value("readings", json::array())) {
+        Reading reading{str(r, "terminal_state"), str(r, "sub_domain"), str(r, "summary")};
+        if (!inVocabulary(TerminalStates, reading.terminalState) || reading.terminalState == "ambiguous" ||
+            reading.terminalState == "unknown" || !inVocabulary(SubDomains, reading.subDomain) ||
+            reading.summary.empty())
+            return "a reading needs a decided terminal_state, a sub_domain of the verdict contract and a summary";
+        def.readings.push_back(std::move(reading));
+    }
+    const bool ambiguous = def.terminalState == "ambiguous";
+    if (ambiguous && (def.readings.size() < 2 || def.separatedBy.empty()))
+        return "an ambiguous symptom lists the readings it cannot tell apart (two or more) and what separates them "
+               "(separated_by)";
+    if (!ambiguous && (!def.readings.empty() || !def.separatedBy.empty()))
+        return "only a symptom whose terminal_state is ambiguous has readings and separated_by";
+    return {};
+}
+
 }  // namespace
 
 bool Catalog::Loader::claim(std::map<std::string, Location>& seen, const std::string& what, const std::string& id,
@@ -173,6 +202,10 @@ void Catalog::Loader::loadSymptom(const json& s, const std::string& pointer)
     def.originAttr = str(s, "origin_from_timeout_attr");
     if (std::find(SubDomains.begin(), SubDomains.end(), def.domain) == SubDomains.end()) {
         error(def.name, def.where.line, "domain '" + def.domain + "' is not a sub_domain of the verdict contract");
+        return;
+    }
+    if (const std::string problem = readingsProblem(s, def); !problem.empty()) {
+        error(def.name, def.where.line, problem);
         return;
     }
     if (const auto it = cat.m_symptoms.find(def.name); it != cat.m_symptoms.end()) {

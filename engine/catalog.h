@@ -37,6 +37,13 @@ struct Diagnostic {
 };
 
 /// A registered symptom (BRIEF §5).
+/// One way to read a finding that cannot tell its causes apart by itself: what the failure is under that reading.
+struct Reading {
+    std::string terminalState;
+    std::string subDomain;
+    std::string summary;  ///< template, like the symptom's
+};
+
 struct SymptomDef {
     std::string name;
     std::string domain;  ///< sub_domain vocabulary
@@ -48,6 +55,10 @@ struct SymptomDef {
     std::string target;                   ///< action target template
     std::vector<std::string> supersedes;  ///< symptom names it makes redundant on the same node
     std::string originAttr;               ///< attribute holding a timeout in ms: origin = first_seen - value
+    /// For a symptom whose terminal state is `ambiguous` (a finding that reads the same for a fault and for a
+    /// design or a monitor's mistake): the readings it cannot tell apart, and the evidence that would (a template).
+    std::vector<Reading> readings;
+    std::string separatedBy;
     Location where;
 };
 

@@ -285,6 +285,30 @@ struct RootInputs {
     const std::string& rule;
 };
 
+/// A root cause whose finding cannot tell its causes apart (registry terminal state `ambiguous`): each of its
+/// readings becomes a candidate, with the evidence that would separate them, and the explanation names them.
+void listReadings(const Catalog& catalog, const Symptom& root, Verdict& v, TraceStep& step)
+{
+    const SymptomDef* def = catalog.symptom(root.name);
+    if (!def || def->readings.empty())
+        return;
+    const auto values = templateValues(root);
+    const std::string sep = expandProse(def->separatedBy, values);
+    std::string readings;
+    for (const Reading& r : def->readings) {
+        Candidate c = toCandidate(catalog, root);
+        c.terminalState = r.terminalState;
+        c.subDomain = r.subDomain;
+        c.summary = expandProse(r.summary, values);
+        c.separatedBy = sep;
+        readings += (readings.empty() ? "" : "; or ") + c.summary;
+        v.candidates.push_back(std::move(c));
+    }
+    v.explanation += " This finding alone cannot tell " + std::to_string(def->readings.size()) +
+        " readings apart: " + readings + ". What would separate them: " + asSentence(sep);
+    step.details["readings"] = std::to_string(def->readings.size());
+}
+
 /// A clear lead: the verdict's root cause, its explanation, and the outcome step's summary and details.
 /// `lineOrder` is the order detail when line order chose it among its node's tied candidates.
 void mapRoot(const RootInputs& in, const Symptom& chosen, const std::string& lineOrder, Verdict& v, TraceStep& step)
@@ -306,6 +330,7 @@ void mapRoot(const RootInputs& in, const Symptom& chosen, const std::string& lin
     } else if (!usableTime(chosen)) {
         step.details["order"] = "not checked: untimed symptoms count as co-occurring";
     }
+    listReadings(in.catalog, root, v, step);
 }
 
 /// The candidates of an unordered tie, each with what would separate them.

@@ -67,7 +67,7 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
     if (v.rootCause) {
         const RootCause& rc = *v.rootCause;
         // One failure on several nodes names none of them; its candidates list them.
-        const bool several = rc.node.empty() && v.candidates.size() > 1;
+        const bool several = rc.node.empty() && v.candidates.size() > 1 && !candidatesAreReadings(v);
         rows.push_back({"Root cause",
                         several ? rc.symptom + " on " + std::to_string(v.candidates.size()) +
                                 " nodes (the candidates below)" + timeText(r, rc.symptomId, rc.time)
@@ -77,9 +77,12 @@ std::vector<Row> verdictRows(const AnalysisResult& r)
             rows.push_back({"Evidence", evidenceLocation(r, o->id), o->text});
         rows.push_back({"Chosen by", rc.rule});
     }
+    const bool readings = candidatesAreReadings(v);
     for (const auto& c : v.candidates)
         rows.push_back(
-            {"Candidate", c.symptom + placeAndTime(r, c.symptomId, c.node, c.gpu, c.time) + ": " + c.summary});
+            readings
+                ? Row{"Reading", c.terminalState + " / " + c.subDomain + ": " + c.summary}
+                : Row{"Candidate", c.symptom + placeAndTime(r, c.symptomId, c.node, c.gpu, c.time) + ": " + c.summary});
     if (!v.candidates.empty())
         rows.push_back({"Would separate", v.candidates.front().separatedBy});
     rows.push_back({"Action", v.action.action + (v.action.target.empty() ? "" : "  [" + v.action.target + "]")});

@@ -26,6 +26,13 @@ const char* engineVersion()
     return ATTRIB_VERSION;
 }
 
+bool candidatesAreReadings(const Verdict& v)
+{
+    return v.rootCause && !v.candidates.empty() &&
+        std::all_of(v.candidates.begin(), v.candidates.end(),
+                    [&](const Candidate& c) { return c.symptomId == v.rootCause->symptomId; });
+}
+
 const Observation* AnalysisResult::observation(std::uint64_t id) const
 {
     auto it = std::lower_bound(observations.begin(), observations.end(), id,

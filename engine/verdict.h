@@ -71,6 +71,10 @@ struct Verdict {
     std::vector<Lead> leads;  ///< only when the verdict is unknown: the earliest error-level lines per file
 };
 
+/// The candidates are the readings of the root cause's one finding (a symptom whose terminal state is `ambiguous`:
+/// the same lines read as a fault or as a design), not rival symptoms or nodes.
+bool candidatesAreReadings(const Verdict& v);
+
 /// A bundle file as the engine knows it (path relative to the bundle root).
 struct BundleFile {
     std::string path;

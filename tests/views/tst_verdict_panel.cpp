@@ -111,6 +111,27 @@ private Q_SLOTS:
         QVERIFY(!panel.contentText().contains(QStringLiteral("Would separate them")));
     }
 
+    void readingsOfOneFindingAreListed()
+    {
+        // A finding that reads the same for a fault and for a design: its readings, not rival symptoms to compare.
+        auto result = std::make_shared<engine::AnalysisResult>(*tests::nvlinkFixture());
+        engine::Verdict& v = result->verdict;
+        v.terminalState = "ambiguous";
+        const std::string id = v.rootCause->symptomId;
+        v.candidates = {{id, v.rootCause->symptom, "node-02", 3, v.rootCause->time, "hardware_failure", "nvlink",
+                         "lost links", "nvidia-smi nvlink -s"},
+                        {id, v.rootCause->symptom, "node-02", 3, v.rootCause->time, "user_error", "configuration",
+                         "no NVLink connected", "nvidia-smi nvlink -s"}};
+        SelectionModel selection;
+        VerdictPanel panel(&selection);
+        selection.setAnalysis(AnalysisData::build(result));
+        const QString text = panel.contentText();
+        QVERIFY(text.contains(QStringLiteral("Ambiguous: what this finding can mean")));
+        QVERIFY(text.contains(QStringLiteral("USER ERROR / configuration\nno NVLink connected")));
+        QVERIFY(text.contains(QStringLiteral("Would separate them: nvidia-smi nvlink -s")));
+        QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("compareCandidates")));
+    }
+
     /// Only evidence files count in "Read N of M": a sample's metadata and workload.json are listed, not evidence,
     /// whatever their format's display name says.
     void coverageCountsEvidenceFilesOnly()

@@ -308,10 +308,18 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
     const Verdict& v = m_analysis->r().verdict;
     if (v.candidates.empty())
         return;
-    layout->addWidget(heading(v.terminalState == "ambiguous" ? QStringLiteral("Ambiguous: competing candidates")
-                                                             : QStringLiteral("Candidates"),
+    const bool readings = candidatesAreReadings(v);
+    layout->addWidget(heading(readings ? QStringLiteral("Ambiguous: what this finding can mean")
+                                  : v.terminalState == "ambiguous" ? QStringLiteral("Ambiguous: competing candidates")
+                                                                   : QStringLiteral("Candidates"),
                               this));
     for (const Candidate& c : v.candidates) {
+        if (readings) {  // one finding read two ways: the root cause above links to it already
+            layout->addWidget(text(badgeText(c.terminalState) + QStringLiteral(" / ") + qs(c.subDomain) +
+                                       QStringLiteral("\n") + qs(c.summary),
+                                   this));
+            continue;
+        }
         QPushButton* button = link(qs(c.symptom) + QStringLiteral(" on ") + placeText(c.node, c.gpu), this);
         const int symptom = m_analysis->symptomIndex(c.symptomId);
         connect(button, &QPushButton::clicked, this, [this, symptom] { m_selection->selectSymptom(symptom); });
@@ -325,7 +333,7 @@ void VerdictPanel::addCandidates(QVBoxLayout* layout)
     const std::string& separatedBy = v.candidates.front().separatedBy;
     if (!separatedBy.empty() && v.explanation.find(separatedBy) == std::string::npos)
         layout->addWidget(text(QStringLiteral("Would separate them: ") + qs(separatedBy), this));
-    if (v.candidates.size() > 1) {
+    if (v.candidates.size() > 1 && !readings) {
         QPushButton* compare = link(QStringLiteral("Compare the candidates side by side\u2026"), this);
         compare->setObjectName(QStringLiteral("compareCandidates"));
         connect(compare, &QPushButton::clicked, this, &VerdictPanel::showCandidateComparison);
