@@ -8,7 +8,9 @@
 // `NVRM:` sentence (the multi-line "fallen off the bus" message as syslog writes it).
 // Application formats: lines of exactly the detected wrap width are joined with the next unprefixed line; a
 // Python traceback (per rank) becomes one record: the exception line, spanning the whole traceback; a Python Rich
-// handler's record becomes one record of its message rows, without the caller's `file:line`.
+// handler's record becomes one record of its message rows, without the caller's `file:line`; a box table's value
+// cut over rows at a fixed width (dcgmi) becomes one record of its pieces.
+#include "importers/box_rows.h"
 #include "importers/format_prefix.h"
 #include "importers/log_envelope.h"
 #include "importers/log_export_csv.h"
@@ -102,6 +104,13 @@ public:
             m_richLines = 1;
             return true;
         }
+        if (const BoxCell cell = envelope == nullptr ? boxCell(clean) : BoxCell{}; fillsBoxWidth(cell)) {
+            m_line.text.assign(clean.substr(0, cell.end));  // the value's next piece goes on right after it
+            std::swap(m_rich, m_line);
+            m_box = lastPiece(cell, 0);
+            m_richLines = 1;
+            return true;
+        }
         if (envelope == nullptr && fillsWrapWidth(clean, m_options.wrapWidth)) {
             std::swap(m_wrapped, m_line);
             m_wrapping = true;
@@ -125,21 +134,36 @@ public:
     }
 
 private:
-    /// A row that goes on with the open Rich record is joined to it (`taken`); any other row first emits that record.
+    /// A row that goes on with the open Rich record or box value is joined to it (`taken`); any other row first
+    /// emits that record.
     bool takeRichRow(const RawLine& raw, std::string_view clean, bool& taken)
     {
-        if (m_richColumn == 0)
+        if (m_richColumn == 0 && !m_box.row)
             return true;
-        if (continuesRichRecord(clean, m_richColumn) && m_richLines < m_options.maxJoinedLines) {
-            appendContinuation(m_rich.text, clean.substr(0, clean.find_last_not_of(' ') + 1), false,
-                               m_options.maxLineBytes);
+        if (m_richLines < m_options.maxJoinedLines) {
+            if (m_richColumn > 0 && continuesRichRecord(clean, m_richColumn)) {
+                appendContinuation(m_rich.text, clean.substr(0, clean.find_last_not_of(' ') + 1), false,
+                                   m_options.maxLineBytes);
+                taken = true;
+            } else if (m_box.row) {
+                const BoxCell next = boxCell(clean);
+                const BoxJoin join = boxJoin(m_box, next);
+                taken = join != BoxJoin::None;
+                if (taken) {
+                    appendContinuation(m_rich.text, join == BoxJoin::Space ? " " : "", true, m_options.maxLineBytes);
+                    appendContinuation(m_rich.text, next.piece, true, m_options.maxLineBytes);
+                    m_box = lastPiece(next, m_box.interior);
+                }
+            }
+        }
+        if (taken) {
             extend(m_rich, raw);
             ++m_richLines;
             ++m_stats.joined;
-            taken = true;
             return true;
         }
         m_richColumn = 0;
+        m_box = BoxCell{};
         return logical(m_rich);
     }
 
@@ -162,8 +186,9 @@ private:
     Record m_wrapped;
     bool m_wrapping = false;
     std::size_t m_wrapLines = 0;
-    Record m_rich;                 ///< a Rich handler's record whose message rows are being joined
-    std::size_t m_richColumn = 0;  ///< its message column; 0 when none is open
+    Record m_rich;                 ///< a Rich handler's record or a box value whose rows are being joined
+    std::size_t m_richColumn = 0;  ///< a Rich record's message column; 0 when none is open
+    BoxCell m_box;                 ///< the last piece of the open box value (`row` false when none is open)
     std::size_t m_richLines = 0;
     bool m_jobOutput = false;
 };
