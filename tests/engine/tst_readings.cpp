@@ -23,6 +23,20 @@ bool hasDiagnostic(const Catalog& cat, const std::string& symptom, const std::st
     return false;
 }
 
+/// One untimed symptom of the source catalog on p1 GPU 0, as the outcome sees a pasted report's finding.
+Symptom finding(const Catalog& cat, const std::string& name)
+{
+    Symptom s;
+    s.name = name;
+    s.node = "p1";
+    s.gpu = 0;
+    s.id = symptomIdFor(s.name, s.node, s.gpu);
+    s.domain = cat.symptom(name)->domain;
+    s.priority = cat.symptom(name)->priority;
+    s.count = 1;
+    return s;
+}
+
 }  // namespace
 
 class TestReadings : public QObject {
@@ -71,15 +85,8 @@ private Q_SLOTS:
         // DCGM's link-down finding alone: a PCIe card without NVLink reports every link down exactly like a lost
         // link, so the verdict is ambiguous between the two, never a hardware failure.
         const auto cat = tests::sourceCatalog();
-        Symptom s;
-        s.name = "dcgm_nvlink_link_down";
-        s.node = "p1";
-        s.gpu = 0;
+        Symptom s = finding(*cat, "dcgm_nvlink_link_down");
         s.link = "3";
-        s.id = symptomIdFor(s.name, s.node, s.gpu);
-        s.domain = "nvlink";
-        s.priority = cat->symptom(s.name)->priority;
-        s.count = 1;
         s.attrs["link"] = "3";
         s.attrs["what"] = "GPU 0's NvLink link 3 is currently down";
         Trace trace;
@@ -110,16 +117,9 @@ private Q_SLOTS:
     void aDecidedRootCauseListsNoReadings()
     {
         const auto cat = tests::sourceCatalog();
-        Symptom s;
-        s.name = "dcgm_health_nvlink_failure";
-        s.node = "p1";
-        s.gpu = 0;
-        s.id = symptomIdFor(s.name, s.node, s.gpu);
-        s.domain = "nvlink";
-        s.priority = cat->symptom(s.name)->priority;
-        s.count = 1;
         Trace trace;
-        const Verdict v = mapOutcome(*cat, ExecutionContext{}, {s}, {}, trace);
+        const Verdict v =
+            mapOutcome(*cat, ExecutionContext{}, {finding(*cat, "dcgm_health_nvlink_failure")}, {}, trace);
         QCOMPARE(v.terminalState, std::string("hardware_failure"));
         QVERIFY(v.candidates.empty());
         QVERIFY(!candidatesAreReadings(v));
