@@ -37,6 +37,24 @@ bool stripCriStream(std::string_view& s)
     return true;
 }
 
+std::optional<StampMatch> transportStamp(std::string_view line)
+{
+    if (line.size() < 21 || !std::isdigit(static_cast<unsigned char>(line[0])) || line[4] != '-' || line[10] != 'T')
+        return std::nullopt;
+    auto stamp = parseIso8601(line);
+    if (!stamp || !charAt(line, stamp->length, ' '))
+        return std::nullopt;
+    std::string_view rest = line.substr(stamp->length + 1);
+    const std::string_view written = line.substr(0, stamp->length);
+    // The runner's fraction: exactly seven digits and `Z` (.NET's round-trip format).
+    const bool runner = written.size() == 28 && written[19] == '.' && written.back() == 'Z' &&
+        written.substr(20, 7).find_first_not_of("0123456789") == std::string_view::npos;
+    if (!runner && !stripCriStream(rest))
+        return std::nullopt;
+    stamp->length = line.size() - rest.size();
+    return stamp;
+}
+
 /// Loki's label set after its stamp (`logcli query` output: `2026-12-01T10:11:12Z {container="trainer",
 /// node="gpu-node-7"} msg`); a `node`, `host`, `hostname` or `instance` label names the host.
 bool stripLokiLabels(std::string_view& s, std::string_view& host)

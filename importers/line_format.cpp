@@ -358,6 +358,19 @@ bool mixesForms(const Tally& tally, LineClass best)
 
 }  // namespace
 
+namespace {
+
+/// `- `, `* ` or `+ ` at `i`, before what opens like a log line.
+bool isListMarker(std::string_view s, std::size_t i)
+{
+    if (i + 2 >= s.size() || (s[i] != '-' && s[i] != '*' && s[i] != '+') || s[i + 1] != ' ')
+        return false;
+    const char c = s[i + 2];
+    return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '[' || c == '(';
+}
+
+}  // namespace
+
 std::string_view stripQuoteMarkers(std::string_view line)
 {
     std::string_view s = line;
@@ -365,6 +378,10 @@ std::string_view stripQuoteMarkers(std::string_view line)
         std::size_t i = 0;
         while (i < s.size() && i < 3 && s[i] == ' ')
             ++i;
+        if (isListMarker(s, i)) {
+            s.remove_prefix(i + 2);
+            continue;
+        }
         if (i >= s.size() || s[i] != '>' || (depth == 0 && i + 1 < s.size() && s[i + 1] != ' ' && s[i + 1] != '>'))
             break;
         // Python's prompt (`>>> torch.cuda.device_count()`) is a pasted session's own line, not a quote three deep.
@@ -451,8 +468,10 @@ Sniffed sniff(std::string_view head, std::string_view path)
         std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        const std::string_view line = stripQuoteMarkers(
+        std::string_view line = stripQuoteMarkers(
             plainTypography(engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured), retyped));
+        if (const auto carried = detail::transportStamp(line))
+            line = stripQuoteMarkers(line.substr(carried->length));  // what the program printed decides the form
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;

@@ -103,7 +103,9 @@ public:
 
 /// A line quoted by a mail client, Markdown or an issue tracker: `> text`, `>> text`, `> > text` (up to three blanks
 /// before the first marker, one after each): the text after the markers; the line itself when it has none, and for
-/// Python's `>>> ` prompt.
+/// Python's `>>> ` prompt. A Markdown list item's marker (`- `, `* `, `+ `) goes too when what follows opens like a
+/// pasted log line (a capital letter, a digit, a bracket or parenthesis): `- RuntimeError: ...`, `* [rank3]: ...`;
+/// YAML items, diff lines and shell traces (`- name: x`, `+ python train.py`) stay.
 std::string_view stripQuoteMarkers(std::string_view line);
 
 /// Looks at the first bytes of a file (and its path, as a hint only) and names its kind and format.

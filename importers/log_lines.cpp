@@ -57,8 +57,10 @@ public:
     {
     }
 
-    /// One line; `envelope`: the record the line was taken out of (its time and host stand for the line's own).
-    bool add(const RawLine& raw, std::string_view clean, LineParser& parser, const Envelope* envelope = nullptr)
+    /// One line; `envelope`: the record the line was taken out of (its time and host stand for the line's own);
+    /// `carried`: the time of a transport stamp taken off the line (transportStamp), for a line without its own.
+    bool add(const RawLine& raw, std::string_view clean, LineParser& parser, const Envelope* envelope = nullptr,
+             engine::TimeNs carried = engine::NoTime)
     {
         bool taken = false;
         if (!takeRichRow(raw, clean, taken))
@@ -85,11 +87,12 @@ public:
             return true;
         }
         if (envelope != nullptr) {
-            if (parsed.time == engine::NoTime && envelope->time != engine::NoTime)
-                offerTime(parsed, envelope->time, TimeSource::Absolute);
+            carried = envelope->time;
             if (parsed.host.empty())
                 parsed.host = envelope->host;
         }
+        if (parsed.time == engine::NoTime && carried != engine::NoTime)
+            offerTime(parsed, carried, TimeSource::Absolute);
         fillRecord(m_line, raw, parsed);
         if (m_line.kind == engine::SourceKind::Unknown && isOtherProgramsLine(m_line.text))
             m_line.kind = engine::SourceKind::Text;  // a kernel or driver line pasted among the application's
@@ -244,7 +247,14 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
                 ++stats.enveloped;
                 return addRecord(rowStart);
             }
+            engine::TimeNs carried = engine::NoTime;
+            if (const auto transport = transportStamp(clean)) {
+                carried = transport->time;
+                clean = stripQuoteMarkers(clean.substr(transport->length));
+            }
             if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope)) {
+                if (envelope.time == engine::NoTime)
+                    envelope.time = carried;
                 ++stats.enveloped;
                 return addRecord(raw);
             }
@@ -252,7 +262,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
                 ++stats.unescaped;
                 return addRecord(raw);
             }
-            ok = joiner.add(raw, clean, *parser);
+            ok = joiner.add(raw, clean, *parser, nullptr, carried);
             return ok;
         });
         if (ok && !joiner.finish())
@@ -264,6 +274,8 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
     Record line;
     bool ok = true;
     forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+        if (const auto transport = transportStamp(clean))  // the line's own stamp is its format's
+            clean = stripQuoteMarkers(clean.substr(transport->length));
         ParsedLine parsed;
         if (!parser->parse(clean, parsed)) {
             ++stats.skipped;

@@ -24,6 +24,15 @@ void appendCapped(std::string& text, std::string_view piece, std::size_t cap)
     text.append(piece.data(), std::min(room, piece.size()));
 }
 
+/// A continuation's message without the `tag:` its header repeats (`python3[1234]:   File ...` under the record
+/// `python3[1234]: Traceback ...`): the record names its tag once.
+std::string_view withoutTag(std::string_view text, std::string_view tag)
+{
+    if (tag.empty() || !text.starts_with(tag) || text.substr(tag.size(), 1) != ":")
+        return text;
+    return text.substr(tag.size() + 1);
+}
+
 }  // namespace
 
 std::string_view trimLeft(std::string_view s)
@@ -152,7 +161,7 @@ bool StampedJoiner::add(const RawLine& raw, const ParsedLine& parsed, std::strin
         return joined(raw);
     }
     if (parsed.stamped && m_open && continues(parsed) && m_lines < m_options.maxJoinedLines) {
-        appendContinuation(m_pending.text, parsed.text, false, m_options.maxLineBytes);
+        appendContinuation(m_pending.text, withoutTag(parsed.text, parsed.tag), false, m_options.maxLineBytes);
         return joined(raw);
     }
     if (!flush())

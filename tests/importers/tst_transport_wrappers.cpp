@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// What carried a log to the reader is not the log: a CI runner's stamp or a container runtime's CRI stamp before every
+// line is taken off, the rest is sniffed and read as the program wrote it (its own stamp and host win, the
+// transport's time stands in for a line without one); a Markdown list marker before a pasted line goes; a journal
+// record's continuation does not repeat the tag.
+#include "importer_test_util.h"
+
+#include "importers/format_prefix.h"
+
+#include <QtTest>
+
+using namespace attrib;
+using namespace attrib::importers;
+using attrib::engine::NoTime;
+using attrib::engine::SourceKind;
+
+class TestTransportWrappers : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void transportStamps()
+    {
+        const auto runner = detail::transportStamp("2024-05-01T10:00:00.1234567Z ##[error]Process completed");
+        QVERIFY(runner);
+        QCOMPARE(runner->length, std::size_t(29));
+        QCOMPARE(runner->time, engine::makeTime(2024, 5, 1, 10, 0, 0) + 123456700);
+        const auto cri = detail::transportStamp("2026-12-01T10:11:12.345678901Z stderr F   indented");
+        QVERIFY(cri);
+        QCOMPARE(cri->length, std::size_t(40));
+        // A program's own ISO stamps are its line's, not a transport's: six digits, an offset, no stream tag.
+        QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.123456Z gpu-node-3 kernel: NVRM: Xid 79"));
+        QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.1234567+00:00 message"));
+        QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.1234567Zmessage"));
+    }
+
+    void runnerLogIsReadAsWhatTheJobPrinted()
+    {
+        // A raw GitHub Actions log holding nvidia-smi's NVLink listing: read as that listing (plain text, every rule),
+        // with no host made of the listing's first word.
+        const std::string text = "2024-05-01T10:00:00.1234567Z GPU 3: Tesla V100-SXM2-32GB (UUID: GPU-1)\n"
+                                 "2024-05-01T10:00:00.1234567Z          Link 0: 25.781 GB/s\n"
+                                 "2024-05-01T10:00:00.1234567Z          Link 3: <inactive>\n";
+        const auto r = tests::readAll(text, "ci/nvidia-smi-nvlink-s.txt");
+        QCOMPARE(r.sniffed.kind, SourceKind::Text);
+        QCOMPARE(r.records.size(), std::size_t(3));
+        QCOMPARE(r.records[2].text, std::string("         Link 3: <inactive>"));
+        for (const Record& rec : r.records)
+            QVERIFY2(rec.host.empty(), rec.host.c_str());
+        QCOMPARE(r.records[2].time, engine::makeTime(2024, 5, 1, 10, 0, 0) + 123456700);  // the runner's time
+    }
+
+    void criWrappedKernelLinesKeepTheirOwnHeader()
+    {
+        // A pod log file under /var/log/pods carrying a syslog stream: the inner line's host and tag are read.
+        const std::string text =
+            "2024-05-01T10:00:00.123456789Z stderr F 2022-11-04T14:09:31 server kernel: [75215.928881] "
+            "NETDEV WATCHDOG: eth1 (r8152): transmit queue 0 timed out\n"
+            "2024-05-01T10:00:00.223456789Z stderr F 2022-11-04T14:09:32 server kernel: [75216.1] "
+            "r8152 2-1:1.0 eth1: Tx status -71\n";
+        const auto r = tests::readAll(text, "pods/node-exporter/messages");
+        QCOMPARE(r.records.size(), std::size_t(2));
+        QCOMPARE(r.records[0].host, std::string("server"));
+        QVERIFY2(r.records[0].text.find("NETDEV WATCHDOG: eth1") != std::string::npos, r.records[0].text.c_str());
+        QVERIFY(r.records[0].text.find("stderr F") == std::string::npos);
+    }
+
+    void listMarkersBeforePastedLines()
+    {
+        const std::string text = "- RuntimeError: CUDA error: an illegal memory access was encountered\n"
+                                 "* [rank3]: Killed\n"
+                                 "- name: trainer\n"
+                                 "+ python train.py\n";
+        const auto r = tests::readAll(text, "ticket.txt");
+        QCOMPARE(r.records.size(), std::size_t(4));
+        QCOMPARE(r.records[0].text, std::string("RuntimeError: CUDA error: an illegal memory access was encountered"));
+        QCOMPARE(r.records[1].rank, 3);
+        QCOMPARE(r.records[2].text, std::string("- name: trainer"));    // a YAML item stays
+        QCOMPARE(r.records[3].text, std::string("+ python train.py"));  // a shell trace stays
+    }
+
+    void journalContinuationsDoNotRepeatTheTag()
+    {
+        const std::string text =
+            "May 01 10:00:05 host-a python3[1234]: Collecting gradients: 100%\n"
+            "May 01 10:00:05 host-a python3[1234]:     Watchdog caught collective operation timeout\n";
+        const auto r = tests::readAll(text, "journal.txt");
+        QCOMPARE(r.records.size(), std::size_t(1));
+        QVERIFY2(r.records[0].text.find("python3[1234]:", 10) == std::string::npos, r.records[0].text.c_str());
+        QVERIFY(r.records[0].text.find("100% Watchdog caught") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransportWrappers)
+#include "tst_transport_wrappers.moc"
