@@ -86,10 +86,11 @@ bool stripSternPod(std::string_view& s);
 /// What a container runtime's log file adds after its stamp: CRI's stream and full/partial tag (`stderr F `).
 bool stripCriStream(std::string_view& s);
 /// A stamp that a transport put before every line it carried, not the program: a CI runner's
-/// (`2024-05-01T10:00:00.1234567Z `: GitHub Actions' and Azure Pipelines' raw logs, seven fraction digits) or a
-/// container runtime's CRI stamp with its stream tag (`2026-12-01T10:11:12.345678901Z stderr F `). The line after
-/// it is what the program printed, sniffed and read as if the file held it alone; the stamp's time stands for a line
-/// that carries none. `length` covers the stamp, the tag and one blank.
+/// (`2024-05-01T10:00:00.1234567Z `: GitHub Actions' and Azure Pipelines' raw logs, seven fraction digits). The line
+/// after it is what the program printed, sniffed and read as if the file held it alone; the stamp's time stands for a
+/// line that carries none. `length` covers the stamp and one blank. (CRI's stamp and stream tag stay with the line
+/// prefixes: stripAppPrefixes reads a syslog line behind them as the kernel or daemon line it is, with the platform's
+/// stamp, which has the year.)
 std::optional<StampMatch> transportStamp(std::string_view line);
 /// Loki's label set after its stamp (`{container="trainer", node="gpu-node-7"} `); a `node`, `host`, `hostname`,
 /// `nodename` or `instance` label names the host (when `host` is still empty).

@@ -44,12 +44,12 @@ std::optional<StampMatch> transportStamp(std::string_view line)
     auto stamp = parseIso8601(line);
     if (!stamp || !charAt(line, stamp->length, ' '))
         return std::nullopt;
-    std::string_view rest = line.substr(stamp->length + 1);
+    const std::string_view rest = line.substr(stamp->length + 1);
     const std::string_view written = line.substr(0, stamp->length);
     // The runner's fraction: exactly seven digits and `Z` (.NET's round-trip format).
     const bool runner = written.size() == 28 && written[19] == '.' && written.back() == 'Z' &&
         written.substr(20, 7).find_first_not_of("0123456789") == std::string_view::npos;
-    if (!runner && !stripCriStream(rest))
+    if (!runner)
         return std::nullopt;
     stamp->length = line.size() - rest.size();
     return stamp;
