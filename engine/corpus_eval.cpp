@@ -161,10 +161,8 @@ CaseScore scoreCase(const std::string& name, const nlohmann::json& expected, con
     // a fully qualified name is compared the same way.
     s.nodeOk = s.nodeScored && shortHost(*s.truth.culpritNode) == s.gotNode;
     s.noSymptom = !verdict->contains("symptoms") || (*verdict)["symptoms"].empty();
-    // A hardware verdict the truth itself accepts (an infrastructure truth whose acceptable sub-domains name the
-    // hardware the verdict blames) is a defensible reading, not an application or configuration case gone wrong.
     s.hardFailure = (s.truth.subDomain == "application" || s.truth.subDomain == "configuration") &&
-        s.gotTerminal == "hardware_failure" && !s.subDomainOk;
+        s.gotTerminal == "hardware_failure";
     s.skippedTextFiles = facts.skippedTextFiles;
     if (s.truth.corpusFormat)
         compareCorpusCase(expected, *verdict, s);

@@ -51,7 +51,7 @@ struct CaseScore {
     bool nodeScored = false;
     bool nodeOk = false;
     bool noSymptom = false;
-    bool hardFailure = false;  ///< truth application/configuration, verdict hardware_failure it does not accept
+    bool hardFailure = false;  ///< truth application/configuration, verdict hardware_failure
     int skippedTextFiles = 0;
     std::vector<std::string> failures;  ///< one line each; empty when the case passes
     bool passed() const { return failures.empty(); }
