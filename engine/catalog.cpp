@@ -117,7 +117,7 @@ bool inVocabulary(const std::vector<std::string>& words, const std::string& word
 
 /// Reads a symptom's terminal state, `readings` and `separated_by` into `def`; what is wrong with them, or "". Only
 /// an `ambiguous` symptom has readings: two or more, each a decided terminal state and a sub-domain.
-std::string readingsProblem(const json& s, SymptomDef& def)
+std::string readReadings(const json& s, SymptomDef& def)
 {
     if (!inVocabulary(TerminalStates, def.terminalState))
         return "terminal_state '" + def.terminalState + "' is not a terminal state of the verdict contract";
@@ -204,7 +204,7 @@ void Catalog::Loader::loadSymptom(const json& s, const std::string& pointer)
         error(def.name, def.where.line, "domain '" + def.domain + "' is not a sub_domain of the verdict contract");
         return;
     }
-    if (const std::string problem = readingsProblem(s, def); !problem.empty()) {
+    if (const std::string problem = readReadings(s, def); !problem.empty()) {
         error(def.name, def.where.line, problem);
         return;
     }

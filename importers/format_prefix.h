@@ -92,6 +92,9 @@ bool stripCriStream(std::string_view& s);
 /// prefixes: stripAppPrefixes reads a syslog line behind them as the kernel or daemon line it is, with the platform's
 /// stamp, which has the year.)
 std::optional<StampMatch> transportStamp(std::string_view line);
+/// Takes a transport stamp (transportStamp) and the quote or list markers behind it off `line`; the stamp's time, or
+/// NoTime when the line carries none.
+TimeNs takeTransportStamp(std::string_view& line);
 /// Loki's label set after its stamp (`{container="trainer", node="gpu-node-7"} `); a `node`, `host`, `hostname`,
 /// `nodename` or `instance` label names the host (when `host` is still empty).
 bool stripLokiLabels(std::string_view& s, std::string_view& host);

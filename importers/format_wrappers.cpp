@@ -55,6 +55,15 @@ std::optional<StampMatch> transportStamp(std::string_view line)
     return stamp;
 }
 
+TimeNs takeTransportStamp(std::string_view& line)
+{
+    const auto stamp = transportStamp(line);
+    if (!stamp)
+        return engine::NoTime;
+    line = stripQuoteMarkers(line.substr(stamp->length));
+    return stamp->time;
+}
+
 /// Loki's label set after its stamp (`logcli query` output: `2026-12-01T10:11:12Z {container="trainer",
 /// node="gpu-node-7"} msg`); a `node`, `host`, `hostname` or `instance` label names the host.
 bool stripLokiLabels(std::string_view& s, std::string_view& host)

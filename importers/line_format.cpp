@@ -470,8 +470,7 @@ Sniffed sniff(std::string_view head, std::string_view path)
             end = head.size();
         std::string_view line = stripQuoteMarkers(
             plainTypography(engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured), retyped));
-        if (const auto carried = detail::transportStamp(line))
-            line = stripQuoteMarkers(line.substr(carried->length));  // what the program printed decides the form
+        detail::takeTransportStamp(line);  // what the program printed decides the form
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;

@@ -247,11 +247,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
                 ++stats.enveloped;
                 return addRecord(rowStart);
             }
-            engine::TimeNs carried = engine::NoTime;
-            if (const auto transport = transportStamp(clean)) {
-                carried = transport->time;
-                clean = stripQuoteMarkers(clean.substr(transport->length));
-            }
+            const engine::TimeNs carried = takeTransportStamp(clean);
             if (mayBeEnvelope(clean) && unwrapEnvelope(clean, envelope)) {
                 if (envelope.time == engine::NoTime)
                     envelope.time = carried;
@@ -274,8 +270,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
     Record line;
     bool ok = true;
     forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
-        if (const auto transport = transportStamp(clean))  // the line's own stamp is its format's
-            clean = stripQuoteMarkers(clean.substr(transport->length));
+        takeTransportStamp(clean);  // the line's own stamp is its format's
         ParsedLine parsed;
         if (!parser->parse(clean, parsed)) {
             ++stats.skipped;
