@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
+#include <utility>
 
 namespace attrib::importers::detail {
 
@@ -125,29 +127,40 @@ bool Collector::joinWithHead(Record& r, SourceKind kind, bool& matched, FileStat
     if (!startsContinuation(next))
         return false;
     ++fs.wrapTries;
-    // A space first (a break between words); without one only where both sides are letters or digits (a break
-    // inside a word).
-    const bool inWord = isAlnum(head.back()) && isAlnum(next.front());
-    for (const std::string_view separator : {std::string_view(" "), std::string_view()}) {
-        if (separator.empty() && !inWord)
-            break;
-        Record joined = fs.wrapHead;
+    // Matches the pair joined with `separator`, in `joined`: the rules it adds to what the head's own line matched
+    // (those are its own record's), and whether a rule holds a match of it for a later line.
+    const auto tryJoin = [&](std::string_view separator, Record& joined) {
+        joined = fs.wrapHead;
         joined.text.assign(head).append(separator).append(next);
         joined.length = r.offset + r.length - joined.offset;
         matchRecord(joined, kind, fs);
-        // What the head's own line already matched is its own record's: the joined line adds only other rules.
-        auto& matches = fs.shard->matches;
-        std::erase_if(matches, [&](const engine::LineMatch& m) {
+        std::erase_if(fs.shard->matches, [&](const engine::LineMatch& m) {
             return std::find(fs.wrapHeadRules.begin(), fs.wrapHeadRules.end(), m.rule) != fs.wrapHeadRules.end();
         });
-        matched = !matches.empty();
-        if (matched || holdsMatch(fs.context, fs.records)) {
-            std::swap(r, joined);  // `joined` now holds the line as read
-            fs.wrapHead = std::move(joined);
-            fs.wrapHeadRecord = fs.records;
-            fs.wrapHeadRules.clear();
-            return true;
+        return std::make_pair(fs.shard->matches.size(), holdsMatch(fs.context, fs.records));
+    };
+    // A break between words lost its space; a break inside a word (both sides letters or digits, as a terminal cuts
+    // at its width) had none. Where both readings are possible the one more rules read wins, the space on a tie.
+    Record joined;
+    auto [count, holds] = tryJoin(" ", joined);
+    if (isAlnum(head.back()) && isAlnum(next.front())) {
+        Record glued;
+        const auto [gluedCount, gluedHolds] = tryJoin("", glued);
+        if (gluedCount > count || (count == 0 && !holds && gluedHolds)) {
+            std::swap(joined, glued);
+            count = gluedCount;
+            holds = gluedHolds;
+        } else if (count > 0 || holds) {
+            std::tie(count, holds) = tryJoin(" ", joined);  // the matches of the spaced pair again
         }
+    }
+    matched = count > 0;
+    if (matched || holds) {
+        std::swap(r, joined);  // `joined` now holds the line as read
+        fs.wrapHead = std::move(joined);
+        fs.wrapHeadRecord = fs.records;
+        fs.wrapHeadRules.clear();
+        return true;
     }
     matched = false;
     return false;

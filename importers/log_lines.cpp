@@ -69,7 +69,7 @@ public:
             return true;
         if (m_wrapping) {
             if (isWrapContinuation(clean) && m_wrapLines < m_options.maxJoinedLines) {
-                m_wrapping = fillsWrapWidth(clean, m_options.wrapWidth);
+                m_wrapping = fillsWidth(raw, clean);
                 const std::string_view piece = m_wrapping ? clean : clean.substr(0, clean.find_last_not_of(' ') + 1);
                 appendContinuation(m_wrapped.text, piece, true, m_options.maxLineBytes);  // a padded tail's text
                 extend(m_wrapped, raw);
@@ -114,7 +114,7 @@ public:
             m_richLines = 1;
             return true;
         }
-        if (envelope == nullptr && fillsWrapWidth(clean, m_options.wrapWidth)) {
+        if (envelope == nullptr && fillsWidth(raw, clean)) {
             std::swap(m_wrapped, m_line);
             m_wrapping = true;
             m_wrapLines = 1;
@@ -137,6 +137,20 @@ public:
     }
 
 private:
+    /// The line fills the file's wrap width as the terminal printed it: a quote or list marker taken off a row
+    /// (`- Encountered ...` cut out of `... ERROR - Encountered ...`) does not make it shorter than its neighbours.
+    bool fillsWidth(const RawLine& raw, std::string_view clean) const
+    {
+        if (isDrawnTableRow(clean))
+            return false;
+        if (fillsWrapWidth(clean, m_options.wrapWidth))
+            return true;
+        std::string_view printed = raw.bytes;
+        if (!printed.empty() && printed.back() == '\r')
+            printed.remove_suffix(1);
+        return printed.size() != clean.size() && fillsWrapWidth(printed, m_options.wrapWidth);
+    }
+
     /// A row that goes on with the open Rich record or box value is joined to it (`taken`); any other row first
     /// emits that record.
     bool takeRichRow(const RawLine& raw, std::string_view clean, bool& taken)

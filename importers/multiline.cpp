@@ -16,7 +16,6 @@ namespace attrib::importers::detail {
 namespace {
 
 constexpr std::string_view Nvrm = "NVRM: ";
-constexpr std::size_t MinWrapWidth = 60;  ///< the narrowest terminal whose wraps are joined (as detectWrapWidth)
 
 void appendCapped(std::string& text, std::string_view piece, std::size_t cap)
 {
@@ -89,10 +88,43 @@ bool isOtherProgramsLine(std::string_view s)
         pci[7] == ':' && hex(pci[8]) && hex(pci[9]) && pci[10] == '.' && hex(pci[11]) && charAt(s, space + 13, ':');
 }
 
+namespace {
+
+/// East Asian wide and full-width code points: a terminal gives each two columns (Unicode's EastAsianWidth W and F
+/// blocks, coarsely: Hangul Jamo, CJK, Hangul syllables, compatibility ideographs, full-width forms, the
+/// supplementary ideographic planes).
+bool isWide(std::uint32_t cp)
+{
+    return (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
+        (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+        (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+        (cp >= 0x20000 && cp <= 0x3FFFD);
+}
+
+}  // namespace
+
+std::size_t displayWidth(std::string_view s)
+{
+    std::size_t columns = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const auto lead = static_cast<unsigned char>(s[i]);
+        const std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        std::uint32_t cp = length == 1 ? lead : lead & (0x3Fu >> (length - 1));
+        for (std::size_t k = 1; k < length && i + k < s.size(); ++k)
+            cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3Fu);
+        columns += isWide(cp) ? 2 : 1;
+        i += length;
+    }
+    return columns;
+}
+
 bool fillsWrapWidth(std::string_view clean, std::size_t width)
 {
     constexpr std::size_t PaddedTail = 8;
-    return width > 0 && clean.size() == width && trimRight(clean).size() + PaddedTail > width;
+    // A line never takes more columns than bytes, so a shorter line is no full row (the cheap test first).
+    if (width == 0 || clean.size() < width)
+        return false;
+    return displayWidth(clean) == width && displayWidth(trimRight(clean)) + PaddedTail > width;
 }
 
 bool continuesNvrmSentence(std::string_view previous, std::string_view next)

@@ -31,6 +31,16 @@ bool isWrapContinuation(std::string_view clean);
 /// reads it, whatever the file's kind.
 bool isOtherProgramsLine(std::string_view line);
 
+/// A row or border of a drawn table (`| model | 1 | READY |`, `+-----+---+`, a Rich panel's `│ ... │` and `╰───╯`):
+/// full width by design, never a wrap.
+bool isDrawnTableRow(std::string_view line);
+
+/// The narrowest terminal whose wraps are joined (as detectWrapWidth).
+constexpr std::size_t MinWrapWidth = 60;
+
+/// The columns a terminal gives `s`: one per character, two for an East Asian wide or full-width one.
+std::size_t displayWidth(std::string_view s);
+
 /// A line that fills a terminal `width` columns wide: the head of a wrapped message. A terminal copy pads the last
 /// row of a message with spaces to the width (Windows consoles, tmux): a row that ends in a run of 8 spaces or more is
 /// such a tail, not full. Fewer trailing spaces are a wrap right after a space or a fixed-width table's last column.

@@ -86,20 +86,37 @@ bool sanitizeUtf8(std::string& text)
     return true;
 }
 
+namespace detail {
+
 namespace {
 
-/// A row or border of a drawn table (`| model | 1 | READY |`, `+-----+---+`): full width by design, never a wrap.
+/// The UTF-8 of a box-drawing character (U+2500-U+257F: `│`, `╰`, `─`, `┃`), as Rich panels and tables draw them.
+bool isBoxDrawing(std::string_view s)
+{
+    return s.size() >= 3 && static_cast<unsigned char>(s[0]) == 0xE2 &&
+        (static_cast<unsigned char>(s[1]) == 0x94 || static_cast<unsigned char>(s[1]) == 0x95);
+}
+
+bool isTableEdge(std::string_view piece)
+{
+    return piece.starts_with('|') || piece.starts_with('+') || isBoxDrawing(piece);
+}
+
+}  // namespace
+
 bool isDrawnTableRow(std::string_view line)
 {
     while (!line.empty() && (line.front() == ' ' || line.front() == '\t'))
         line.remove_prefix(1);
     while (!line.empty() && (line.back() == ' ' || line.back() == '\t'))
         line.remove_suffix(1);
-    return line.size() >= 2 && (line.front() == '|' || line.front() == '+') &&
-        (line.back() == '|' || line.back() == '+');
+    if (line.size() < 2 || !isTableEdge(line))
+        return false;
+    const char last = line.back();
+    return last == '|' || last == '+' || (line.size() >= 3 && isBoxDrawing(line.substr(line.size() - 3)));
 }
 
-}  // namespace
+}  // namespace detail
 
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
 {
@@ -118,13 +135,13 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
     }
     std::size_t width = 0;
     for (const auto line : lines)
-        width = std::max(width, line.size());
+        width = std::max(width, detail::displayWidth(line));
     if (width < 60)
         return 0;
     int full = 0;
     int continued = 0;
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
-        if (!detail::fillsWrapWidth(lines[i], width) || isDrawnTableRow(lines[i]))
+        if (!detail::fillsWrapWidth(lines[i], width) || detail::isDrawnTableRow(lines[i]))
             continue;
         ++full;
         detail::YearTracker years(0);

@@ -453,9 +453,26 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
 void TracebackJoiner::appendMessage(Open& tb, const Record& rec, std::string_view body)
 {
     const std::string_view piece = trimRight(body);
+    // A terminal cuts a long message at its width, inside a word as often as not (`... unable to proceed with
+    // launch` then `ing`): the line before (the exception line or the message's last line) as wide as a terminal,
+    // ending on a letter or digit, and this one going on unindented in lower case. The text joins them with a space
+    // as for any message line; the pair without one is matched too, as a further line of the message.
+    std::string glued;
+    const bool lastKept = tb.first.messageLines.size() == tb.messageLines;
+    const std::string_view before = tb.messageLines == 0 ? std::string_view(tb.first.text)
+        : lastKept                                       ? std::string_view(tb.first.messageLines.back())
+                                                         : std::string_view();
+    if (!piece.empty() && (std::islower(static_cast<unsigned char>(piece[0])) ||
+                           std::isdigit(static_cast<unsigned char>(piece[0])))) {
+        if (!before.empty() && std::isalnum(static_cast<unsigned char>(before.back())) &&
+            displayWidth(before) >= MinWrapWidth && before.size() + piece.size() <= MaxInnerLineBytes)
+            glued.assign(before).append(piece);
+    }
     appendContinuation(tb.first.text, piece, false, m_options.maxLineBytes);
     if (piece.size() <= MaxInnerLineBytes)
         tb.first.messageLines.emplace_back(trimLeft(piece));
+    if (!glued.empty())
+        tb.first.messageLines.push_back(std::move(glued));
     tb.first.length = rec.offset + rec.length - tb.first.offset;
     tb.first.truncated = tb.first.truncated || rec.truncated;
     ++tb.messageLines;
