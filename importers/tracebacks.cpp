@@ -462,8 +462,8 @@ void TracebackJoiner::appendMessage(Open& tb, const Record& rec, std::string_vie
     const std::string_view before = tb.messageLines == 0 ? std::string_view(tb.first.text)
         : lastKept                                       ? std::string_view(tb.first.messageLines.back())
                                                          : std::string_view();
-    if (!piece.empty() && (std::islower(static_cast<unsigned char>(piece[0])) ||
-                           std::isdigit(static_cast<unsigned char>(piece[0])))) {
+    if (!piece.empty() &&
+        (std::islower(static_cast<unsigned char>(piece[0])) || std::isdigit(static_cast<unsigned char>(piece[0])))) {
         if (!before.empty() && std::isalnum(static_cast<unsigned char>(before.back())) &&
             displayWidth(before) >= MinWrapWidth && before.size() + piece.size() <= MaxInnerLineBytes)
             glued.assign(before).append(piece);

@@ -33,7 +33,7 @@ private Q_SLOTS:
     void displayWidthCountsColumns()
     {
         QCOMPARE(detail::displayWidth("NCCL WARN"), std::size_t(9));
-        QCOMPARE(detail::displayWidth("\xe5\x90\xaf\xe5\x8a\xa8"), std::size_t(4));  // two CJK ideographs
+        QCOMPARE(detail::displayWidth("\xe5\x90\xaf\xe5\x8a\xa8"), std::size_t(4));     // two CJK ideographs
         QCOMPARE(detail::displayWidth("\xe2\x94\x82 x \xe2\x94\x82"), std::size_t(5));  // box drawing: one each
         QCOMPARE(detail::displayWidth("caf\xc3\xa9"), std::size_t(4));
     }
