@@ -6,6 +6,7 @@
 #include "engine/safe_text.h"
 #include "importers/format_parsers.h"
 #include "importers/format_prefix.h"
+#include "importers/line_gutter.h"
 #include "importers/line_reader.h"
 #include "importers/pasted_text.h"
 #include "importers/sniff_structured.h"
@@ -460,6 +461,14 @@ Sniffed sniff(std::string_view head, std::string_view path)
     }
     if (auto table = sniffTable(head))
         return *table;
+    if (detail::hasLineNumberGutter(head)) {
+        // Sniffed as the file without its gutter; a form read other than line by line keeps the file as it is.
+        Sniffed numbered = sniff(detail::withoutGutters(head), path);
+        if (numbered.format != Format::None && readsLineByLine(numbered.format)) {
+            numbered.lineNumbers = true;
+            return numbered;
+        }
+    }
     Tally tally;
     std::string uncoloured;
     std::string retyped;

@@ -55,11 +55,18 @@ constexpr bool isAppFormat(Format f)
     return f == Format::App || f == Format::SlurmOut || f == Format::Plain;
 }
 
+/// Line formats: read line by line (readLogLines), so a gutter before each line can be taken off.
+constexpr bool readsLineByLine(Format f)
+{
+    return f != Format::None && f < Format::JournalJson;
+}
+
 /// What sniffing decided about a file.
 struct Sniffed {
     SourceKind kind = SourceKind::Unknown;
     Format format = Format::None;
-    std::string reason;  ///< why it was (not) recognized, for coverage
+    std::string reason;        ///< why it was (not) recognized, for coverage
+    bool lineNumbers = false;  ///< every line carries a line-number gutter (line_gutter.h), taken off when read
 };
 
 /// Facts a parser needs to turn partial stamps into absolute times.

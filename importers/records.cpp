@@ -4,6 +4,7 @@
 
 #include "engine/safe_text.h"
 #include "importers/format_prefix.h"
+#include "importers/line_gutter.h"
 #include "importers/multiline.h"
 #include "importers/pasted_text.h"
 
@@ -122,6 +123,11 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
 {
     if (!isAppFormat(sniffed.format))
         return 0;
+    std::string unnumbered;
+    if (sniffed.lineNumbers) {
+        unnumbered = detail::withoutGutters(head);
+        head = unnumbered;
+    }
     std::vector<std::string_view> lines;
     for (std::size_t pos = 0; pos < head.size() && lines.size() < 2000;) {
         std::size_t end = head.find('\n', pos);
@@ -187,6 +193,13 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
                     stats.note(raw.number,
                                "line of " + std::to_string(raw.fullLength) + " bytes cut to " +
                                    std::to_string(raw.bytes.size()));
+            }
+            if (options.lineNumbers) {
+                if (const std::size_t gutter = gutterOf(clean).length; gutter > 0) {
+                    clean.remove_prefix(gutter);
+                    if (++stats.unguttered == 1)
+                        stats.note(raw.number, "line numbers before the lines (a viewer's or editor's copy) taken off");
+                }
             }
             if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)
                 stats.note(raw.number, "invalid UTF-8 (replaced with U+FFFD where kept)");

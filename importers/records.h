@@ -60,6 +60,7 @@ struct ReaderOptions {
     std::size_t maxLineBytes = 1 << 20;       ///< longer lines are cut (with a truncation note)
     std::size_t maxDocumentBytes = 64 << 20;  ///< JSON documents larger than this are not parsed
     std::size_t wrapWidth = 0;                ///< terminal width the file was wrapped at (0 = not wrapped)
+    bool lineNumbers = false;                 ///< take the line-number gutter off every line (line_gutter.h)
     std::size_t maxJoinedLines = 1000;        ///< continuation lines joined into one record at most
     std::size_t chunkBytes = 1 << 20;         ///< read buffer size (reused for the whole file)
 };
@@ -72,6 +73,7 @@ struct ReaderStats {
     std::uint64_t truncated = 0;      ///< lines cut at maxLineBytes
     std::uint64_t nulLines = 0;       ///< lines holding NUL bytes (the text after the last NUL run is kept)
     std::uint64_t invalidUtf8 = 0;    ///< lines with invalid UTF-8 (kept; replaced when stored)
+    std::uint64_t unguttered = 0;     ///< lines whose line-number gutter was taken off
     std::uint64_t terminalCoded = 0;  ///< lines whose terminal escape sequences were removed from the text read
     std::uint64_t retyped = 0;        ///< lines read with a page's or editor's typography as plain characters
     std::uint64_t quoted = 0;         ///< lines read without the quote markers (`> `) a mail or ticket put before them
@@ -93,7 +95,8 @@ ReaderStats readRecords(const ReadFn& read, const Sniffed& sniffed, const TimeHi
 
 /// Guesses the terminal width a file was wrapped at from its first bytes (0 when it was not wrapped): at
 /// least three lines of exactly the maximum length (>= 60) followed by lines that carry no known prefix, each
-/// run of full-width lines ending in a shorter tail (a table whose rows are all full width is not wrapped).
+/// run of full-width lines ending in a shorter tail (a table whose rows are all full width is not wrapped). Lengths
+/// are terminal columns (displayWidth); a file with a line-number gutter is measured without it.
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed);
 
 /// Replaces invalid UTF-8 sequences with U+FFFD; returns true when something was replaced.
