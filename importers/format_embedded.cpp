@@ -91,8 +91,8 @@ bool takeKernelLine(ParsedLine& out)
     // Every application line passes here: reject on the words' positions before any host-name check. The tag
     // opens the text, or follows one word (a host) that only a stamp or a facility word makes more than prose
     // ("CUDA kernel: ...").
-    if (!startsWith(s, "kernel: ") &&
-        (space == std::string_view::npos || !startsWith(s.substr(space + 1), "kernel: ") ||
+    if (kernelTagLength(s) == 0 &&
+        (space == std::string_view::npos || kernelTagLength(s.substr(space + 1)) == 0 ||
          (!tagged && out.time == engine::NoTime)))
         return false;
     std::string_view host;

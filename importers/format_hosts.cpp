@@ -327,20 +327,27 @@ bool stripPdshHost(std::string_view& s, std::string_view& host)
     return true;
 }
 
+std::size_t kernelTagLength(std::string_view s)
+{
+    if (startsWith(s, "kernel: "))
+        return 8;
+    return startsWith(s, "kernel:[") ? 7 : 0;  // `kernel:[75215.928881] msg`: a template without the blank
+}
+
 bool stripKernelTag(std::string_view& s, std::string_view& host)
 {
     std::string_view rest = s;
     std::string_view named;
-    if (!startsWith(rest, "kernel: ")) {
+    if (kernelTagLength(rest) == 0) {
         const std::size_t space = rest.find(' ');
         if (space == std::string_view::npos || !isHostName(rest.substr(0, space)) ||
-            !startsWith(rest.substr(space + 1), "kernel: "))
+            kernelTagLength(rest.substr(space + 1)) == 0)
             return false;
         named = rest.substr(0, space);
         rest.remove_prefix(space + 1);
     }
     host = named;
-    s = skipSpaces(rest.substr(8));
+    s = skipSpaces(rest.substr(kernelTagLength(rest)));
     return true;
 }
 

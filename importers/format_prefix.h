@@ -110,6 +110,9 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
 bool hasAppMarker(std::string_view line);
 
 /// `kernel: ` or `host kernel: ` at the start of `s` (a kernel line without a syslog stamp): strips it, names the host.
+/// The length of a kernel tag at the start of `s`: `kernel: `, or `kernel:` right before a forwarded `[uptime]`; 0
+/// when there is none.
+std::size_t kernelTagLength(std::string_view s);
 bool stripKernelTag(std::string_view& s, std::string_view& host);
 
 /// The node a line names for itself in a message the scheduler writes: `srun: error: NODE: task 3: ...`,

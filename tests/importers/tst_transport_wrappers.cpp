@@ -2,7 +2,7 @@
 // What carried a log to the reader is not the log: a CI runner's stamp before every line is taken off, the rest is
 // sniffed and read as the program wrote it (its own stamp and host win, the runner's time stands in for a line
 // without one); a Markdown list marker before a pasted line goes; a journal record's continuation does not repeat
-// the tag.
+// the tag; a kernel tag right before its uptime (`kernel:[...]`) is still a kernel tag.
 #include "importer_test_util.h"
 
 #include "importers/format_prefix.h"
@@ -85,6 +85,22 @@ private Q_SLOTS:
         QCOMPARE(r.records.size(), std::size_t(1));
         QVERIFY2(r.records[0].text.find("python3[1234]:", 10) == std::string::npos, r.records[0].text.c_str());
         QVERIFY(r.records[0].text.find("100% Watchdog caught") != std::string::npos);
+    }
+
+    void kernelTagRightBeforeItsUptime()
+    {
+        // A syslog template without the blank after the tag (`kernel:[75215.928881] msg`, Raspberry Pi OS), stored
+        // by a pod's runtime: still a kernel line of the host it names, read by kernel rules.
+        const auto read = tests::readAll("2024-05-01T10:00:00.123456789Z stderr F 2022-11-04T14:09:31 server "
+                                         "kernel:[75215.928881] NETDEV WATCHDOG: eth1 (r8152): transmit queue 0 timed "
+                                         "out\n"
+                                         "2024-05-01T10:00:00.123456789Z stderr F 2022-11-04T14:09:31 server "
+                                         "kernel:[75215.929148] CPU: 0 PID: 0 Comm: swapper/0 Not tainted\n",
+                                         "messages");
+        const auto* watchdog = tests::findText(read.records, "NETDEV WATCHDOG: eth1 (r8152)");
+        QVERIFY(watchdog);
+        QCOMPARE(int(watchdog->kind), int(SourceKind::Kernel));
+        QCOMPARE(watchdog->host, std::string("server"));
     }
 };
 
