@@ -55,18 +55,33 @@ bool startsContinuation(std::string_view s)
         c == '\'' || c == '(' || c == '/' || c == '.' || c == '_' || c == '<';
 }
 
+/// Lines a runtime stamped apart by less than this were one write (a container runtime's or a collector's stamp
+/// on each line of one message).
+constexpr engine::TimeNs SameWrite = 10'000'000;
+
 /// The line carries no stamp of its own (its time, if any, was inherited from the lines before it).
 bool unstamped(const Record& r)
 {
     return r.timeSource == TimeSource::None || r.timeSource == TimeSource::Inherited;
 }
 
-/// A line that may be a piece of a hand-wrapped message: unstamped, no logger header, no traceback or message lines
-/// joined into it, not long.
+/// A line that may be a piece of a hand-wrapped message: no logger header, no traceback or message lines joined into
+/// it, not long. Its stamp, if any, is a transport's (CRI, a collector's ISO stamp): a logger's line has a header.
 bool isPiece(const Record& r)
 {
-    return unstamped(r) && !r.logHeader && r.innerLines.empty() && r.messageLines.empty() &&
-        r.text.size() <= MaxWrapPiece;
+    return !r.logHeader && r.innerLines.empty() && r.messageLines.empty() && r.text.size() <= MaxWrapPiece;
+}
+
+/// Two lines that may be one message: both unstamped, or stamped as one write (a message of several lines that a
+/// container runtime stored as one record per line).
+bool sameWrite(const Record& head, const Record& next)
+{
+    if (unstamped(head) && unstamped(next))
+        return true;
+    if (unstamped(head) || unstamped(next) || head.time == engine::NoTime || next.time == engine::NoTime)
+        return false;
+    const engine::TimeNs gap = next.time - head.time;
+    return gap >= 0 && gap < SameWrite;
 }
 
 /// A rule with an `after` holds a match of the current record for a later line.
@@ -83,7 +98,7 @@ bool Collector::matchWrapped(Record& r, SourceKind& kind, FileState& fs)
     // read as the head's kind (the second line of an `srun: error:` message is no Slurm line by itself).
     const Record& head = fs.wrapHead;
     const bool follows = isPiece(r) && fs.wrapHeadRecord != 0 && fs.wrapHeadRecord + 1 == fs.records &&
-        (r.stream == 0 || r.stream == head.stream) && (r.host.empty() || r.host == head.host) &&
+        sameWrite(head, r) && (r.stream == 0 || r.stream == head.stream) && (r.host.empty() || r.host == head.host) &&
         (r.rank < 0 || r.rank == head.rank) && fs.wrapTries < MaxWrapTries;
     if (follows) {
         const SourceKind headKind = fs.wrapHeadKind;

@@ -2,7 +2,7 @@
 // Messages broken over lines by hand (a ticket, a documentation page, a chat paste): two neighbouring unstamped lines,
 // the second matching nothing, are matched as one, with a space or, inside a word, without one, for the rules the
 // first did not match alone; a new message (capital letter), a stamped line or a blank line between them is never
-// joined.
+// joined, except lines a container runtime stamped as one write.
 #include "importer_test_util.h"
 
 #include <QtTest>
@@ -59,6 +59,7 @@ private Q_SLOTS:
     void brokenAfterAParenthesis();
     void newMessageIsNotJoined();
     void separatedLinesAreNotJoined();
+    void oneWriteStoredLineByLine();
 };
 
 void TestHandWrapped::brokenBetweenWords()
@@ -150,6 +151,24 @@ void TestHandWrapped::separatedLinesAreNotJoined()
         QVERIFY2(outcome.result, outcome.error.c_str());
         QVERIFY2(!has(rulesOf(outcome), Rejected), text);
     }
+}
+
+void TestHandWrapped::oneWriteStoredLineByLine()
+{
+    // A pod's runtime stores each line of one message as its own record, all with the stamp of the one write: the
+    // lines are still one message; a record a second later is not.
+    const auto outcome = tests::analyzeOneFile(
+        "trainer-0.log",
+        "2026-12-01T10:11:12.345678901Z stderr F srun: error: Unable to create step for job 4203072: Invalid generic\n"
+        "2026-12-01T10:11:12.345678901Z stderr F resource (gres) specification\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    QVERIFY(has(rulesOf(outcome), Rejected));
+    const auto later = tests::analyzeOneFile(
+        "trainer-0.log",
+        "2026-12-01T10:11:12.345678901Z stderr F srun: error: Unable to create step for job 4203072: Invalid generic\n"
+        "2026-12-01T10:11:13.345678901Z stderr F resource (gres) specification\n");
+    QVERIFY2(later.result, later.error.c_str());
+    QVERIFY(!has(rulesOf(later), Rejected));
 }
 
 QTEST_APPLESS_MAIN(TestHandWrapped)
