@@ -531,6 +531,10 @@ Event makeEvent(const LineMatch& match, const Observation& obs)
     }
     e.gpu = indexField(e, "gpu", obs.gpu);
     e.rank = indexField(e, "rank", obs.rank);
+    // The line's launcher prefix (`srun -l` task, `[rank3]:`) beside a rank the line itself names: which process
+    // printed the claim, when that is not the rank it claims.
+    if (obs.rank >= 0 && !take("rank").empty())
+        e.attrs["line_rank"] = std::to_string(obs.rank);
     if (rule.jobWide)  // a job-wide fact (time limit, job cancel)
         makeJobWide(e);
     e.link = take("link");

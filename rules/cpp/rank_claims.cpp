@@ -5,9 +5,10 @@
 // expects, NODE_RANK unset on the second node), every node believes it is the first: each rank of the first node
 // is claimed twice and the ranks above it never are, and rendezvous hangs or fails. The rule raises `symptom` on
 // the duplicated claim when both hold for one world size:
-// - a claim is made twice: on two different nodes, or twice in one file with another rank's first claim after
-//   the repeat (interleaved output of processes that started together; a restart repeats the whole round after
-//   it, and a file that repeats its claims only that way is left alone);
+// - a claim is made twice: on two different nodes, by two launcher tasks (the line's `srun -l` label or rank
+//   prefix, attribute `line_rank`, differs), or twice in one file with another rank's first claim after the repeat
+//   (interleaved output of processes that started together; a restart repeats the whole round after it, and a file
+//   that repeats its claims only that way is left alone);
 // - fewer distinct ranks are claimed than the world holds.
 // The symptom is the job's (no node): the nodes did what the launch told them.
 // Observation ids follow line order within a file, and one file's ids form one run, so an interleaving is only
@@ -34,6 +35,7 @@ namespace {
 struct Claim {
     std::vector<std::uint64_t> observations;  ///< in id order
     std::set<std::string> nodes;              ///< the known nodes that claimed it
+    std::set<std::string> tasks;              ///< the launcher tasks (line prefixes) that claimed it
     std::size_t event = 0;                    ///< the event that holds the repeat (or the first claim)
 };
 
@@ -92,6 +94,8 @@ private:
             claim.observations.insert(claim.observations.end(), e.observations.begin(), e.observations.end());
             if (!e.node.empty())
                 claim.nodes.insert(std::string(e.node.str()));
+            if (const std::string task = eventAttr(e, "line_rank"); !task.empty())
+                claim.tasks.insert(task);
         }
         for (auto& [key, world] : worlds)
             for (auto& [rank, claim] : world.ranks)
@@ -103,7 +107,7 @@ private:
     static std::optional<int> duplicated(const World& world)
     {
         for (const auto& [rank, claim] : world.ranks) {
-            if (claim.nodes.size() > 1)
+            if (claim.nodes.size() > 1 || claim.tasks.size() > 1)
                 return rank;
             if (claim.observations.size() < 2)
                 continue;
