@@ -156,6 +156,8 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
     r.text.assign(parsed.text.data(), parsed.text.size());  // reuses the buffer: no allocation per line
     if (r.text.find("**") != std::string::npos)
         stripMarkdownStrong(r.text);  // a line pasted into a ticket
+    if (r.text.find("](http") != std::string::npos)
+        stripMarkdownAutolinks(r.text);  // a name a chat client or an editor made a link of
     r.truncated = raw.truncated;
     r.fullLength = raw.fullLength;
     r.isMetric = false;

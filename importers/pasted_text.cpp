@@ -125,6 +125,35 @@ std::string_view plainTypography(std::string_view line, std::string& buffer)
     return buffer;
 }
 
+void stripMarkdownAutolinks(std::string& text)
+{
+    std::size_t middle = text.find("](http");
+    while (middle != std::string::npos) {
+        const std::size_t open = text.rfind('[', middle);
+        const std::size_t close = text.find(')', middle);
+        if (open == std::string::npos || close == std::string::npos) {
+            middle = text.find("](http", middle + 2);
+            continue;
+        }
+        const std::string_view name = std::string_view(text).substr(open + 1, middle - open - 1);
+        std::string_view address = std::string_view(text).substr(middle + 2, close - middle - 2);
+        for (const std::string_view scheme : {std::string_view("https://"), std::string_view("http://")})
+            if (address.starts_with(scheme)) {
+                address.remove_prefix(scheme.size());
+                break;
+            }
+        if (address.ends_with('/'))
+            address.remove_suffix(1);
+        if (name.empty() || name != address || name.find(' ') != std::string_view::npos) {
+            middle = text.find("](http", middle + 2);
+            continue;
+        }
+        const std::string kept(name);
+        text.replace(open, close + 1 - open, kept);
+        middle = text.find("](http", open + kept.size());
+    }
+}
+
 void stripMarkdownStrong(std::string& text)
 {
     std::size_t open = text.find("**");

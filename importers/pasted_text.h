@@ -16,6 +16,12 @@ namespace attrib::importers::detail {
 /// ***` stay as they are.
 void stripMarkdownStrong(std::string& text);
 
+/// Turns the links a chat client or a ticket's editor made of names that look like web addresses back into the
+/// names (`Could not resolve host: [github.com](http://github.com/)`, `torch/lib/[libc10.so](http://libc10.so/)`): a
+/// Markdown link whose address is its own text after `http://` or `https://` (a trailing `/` allowed). A link to
+/// another address is the poster's own and stays.
+void stripMarkdownAutolinks(std::string& text);
+
 /// `line` as the program wrote it when a web page, a chat client or a word processor retyped it on the way into a
 /// ticket: no-break, narrow and other Unicode spaces as a space, zero-width characters and byte-order marks
 /// dropped, curly quotes and primes as ' and ", hyphen and en-dash forms and the minus sign as -, an ellipsis as

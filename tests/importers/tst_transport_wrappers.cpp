@@ -2,10 +2,12 @@
 // What carried a log to the reader is not the log: a CI runner's stamp before every line is taken off, the rest is
 // sniffed and read as the program wrote it (its own stamp and host win, the runner's time stands in for a line
 // without one); a Markdown list marker before a pasted line goes; a journal record's continuation does not repeat
-// the tag; a kernel tag right before its uptime (`kernel:[...]`) is still a kernel tag.
+// the tag; a kernel tag right before its uptime (`kernel:[...]`) is still a kernel tag; a name a chat client made a
+// link of is the name again.
 #include "importer_test_util.h"
 
 #include "importers/format_prefix.h"
+#include "importers/pasted_text.h"
 
 #include <QtTest>
 
@@ -101,6 +103,24 @@ private Q_SLOTS:
         QVERIFY(watchdog);
         QCOMPARE(int(watchdog->kind), int(SourceKind::Kernel));
         QCOMPARE(watchdog->host, std::string("server"));
+    }
+
+    void chatLinksBackToNames()
+    {
+        std::string text = "curl: (6) Could not resolve host: [github.com](http://github.com/)";
+        detail::stripMarkdownAutolinks(text);
+        QCOMPARE(text, std::string("curl: (6) Could not resolve host: github.com"));
+        text = "  File \"/usr/lib/python3/dist-packages/torch/lib/[libc10.so](http://libc10.so/)\", and "
+               "[pytorch.org](https://pytorch.org)";
+        detail::stripMarkdownAutolinks(text);
+        QCOMPARE(text, std::string("  File \"/usr/lib/python3/dist-packages/torch/lib/libc10.so\", and pytorch.org"));
+        // The poster's own link to somewhere else stays.
+        text = "see [the docs](https://docs.nvidia.com/deploy/xid-errors/) for Xid 79";
+        detail::stripMarkdownAutolinks(text);
+        QCOMPARE(text, std::string("see [the docs](https://docs.nvidia.com/deploy/xid-errors/) for Xid 79"));
+        const auto read = tests::readAll("curl: (6) Could not resolve host: [github.com](http://github.com/)\n",
+                                         "lifecycle-script.log");
+        QVERIFY(tests::findText(read.records, "curl: (6) Could not resolve host: github.com"));
     }
 };
 
