@@ -2,6 +2,7 @@
 // Re-reading bundle files by offset, and streaming a bundle's entries with one pass per archive.
 #include "importers/bundle_access.h"
 #include "importers/file_open.h"
+#include "importers/utf16_text.h"
 
 #include <algorithm>
 #include <cstring>
@@ -42,7 +43,22 @@ ReadFn openBundleFile(const engine::BundleFile& file, std::string& error, ErrorS
     if (!raw)
         return {};
     bool compressed = false;
-    return maybeDecompress(std::move(raw), file.size, nullptr, streamError, compressed);
+    ReadFn read = maybeDecompress(std::move(raw), file.size, nullptr, streamError, compressed);
+    // UTF-16 text reads as UTF-8, as the importer reads it (Collector::readEntry), so offsets and lines agree.
+    std::string head(Utf16ProbeBytes, '\0');
+    std::size_t got = 0;
+    while (got < head.size()) {
+        const long n = read(head.data() + got, head.size() - got);
+        if (n < 0)
+            return read;  // its error shows on the next read
+        if (n == 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    head.resize(got);
+    const Utf16Order order = utf16Order(head);
+    ReadFn replay = replayReader(std::move(head), std::move(read));
+    return order == Utf16Order::None ? replay : utf16Reader(std::move(replay), order);
 }
 
 namespace {
@@ -57,10 +73,11 @@ bool preadRange(const engine::BundleFile& file, std::uint64_t offset, std::size_
         return false;
     }
     const int fd = opened.fd();
-    char magic[8] = {};
+    char magic[Utf16ProbeBytes] = {};
     const ssize_t head = ::pread(fd, magic, sizeof magic, 0);
-    if (head > 0 && hasCompressionMagic(std::string_view(magic, static_cast<std::size_t>(head))))
-        return false;  // compressed: take the streaming path
+    const std::string_view start(magic, head > 0 ? static_cast<std::size_t>(head) : 0);
+    if (hasCompressionMagic(start) || utf16Order(start) != Utf16Order::None)
+        return false;  // compressed or UTF-16: take the streaming path
     out.resize(length);
     std::size_t got = 0;
     while (got < length) {

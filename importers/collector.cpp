@@ -3,6 +3,7 @@
 #include "importers/collector.h"
 #include "importers/format_prefix.h"
 #include "importers/timestamps.h"
+#include "importers/utf16_text.h"
 
 #include "engine/json_util.h"
 #include "importers/bundle_access.h"
@@ -108,6 +109,14 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
         cov.status = CoverageStatus::Errored;
         cov.errors.push_back(entry.file.path + ": " + (error && !error->empty() ? *error : "read error"));
         return;
+    }
+    if (const Utf16Order order = utf16Order(head); order != Utf16Order::None) {
+        // Windows tools' UTF-16 text: read as UTF-8 from here on (its lines are the file's own, in the same order).
+        read = utf16Reader(replayReader(std::move(head), read), order);
+        head = readHead(read, failed, error);
+        cov.errors.push_back(entry.file.path + ": UTF-16 text (" +
+                             (order == Utf16Order::LittleEndian ? "little" : "big") +
+                             "-endian) read as UTF-8; byte offsets are of the UTF-8 text");
     }
     FileState fs;
     fs.index = index;
