@@ -5,7 +5,9 @@
 #include "engine/lazy_regex.h"
 #include "importers/archive.h"
 #include "importers/bundle_access.h"
+#include "importers/file_open.h"
 #include "importers/line_reader.h"
+#include "importers/utf16_text.h"
 
 #include <QFile>
 #include <QtConcurrent>
@@ -191,9 +193,12 @@ const FileEvidenceSource::FileAccess& FileEvidenceSource::access(int file) const
             a = {Access::Stream, {}};
         else if (QFile in(QString::fromStdString(f.absolutePath)); !in.open(QIODevice::ReadOnly))
             a = {Access::Unavailable, in.errorString()};
-        else
-            a = {importers::probeFile(f.absolutePath) == importers::Container::Plain ? Access::Seekable
-                                                                                     : Access::Stream,
+        else  // a compressed or UTF-16 file is read through its decoding stream (openBundleFile)
+            a = {importers::probeFile(f.absolutePath) == importers::Container::Plain &&
+                         importers::utf16Order(importers::regularFileHead(
+                             f.absolutePath, importers::Utf16ProbeBytes)) == importers::Utf16Order::None
+                     ? Access::Seekable
+                     : Access::Stream,
                  {}};
         if (a.access == Access::Stream && !importers::openBundleFile(f, error))
             a = {Access::Unavailable, QString::fromStdString(error)};

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The bundle-backed EvidenceSource: background line index, lines read by offset, records, rule-matched
-// spans from the catalog, background search, and files that cannot be re-read.
+// spans from the catalog, background search, UTF-16 text decoded as the importer reads it, and files that cannot be
+// re-read.
 #include "../common/test_catalog.h"
 
 #include "app/gui/file_evidence_source.h"
@@ -122,6 +123,28 @@ private Q_SLOTS:
         QFuture<QVector<qint64>> found = source.findLines(1, {QStringLiteral("marker"), false, Qt::CaseSensitive});
         found.waitForFinished();
         QCOMPARE(found.results().value(0).size(), 5);
+    }
+
+    void utf16TextReadsAsText()
+    {
+        // PowerShell's Out-File: UTF-16LE with a byte-order mark and CRLF; shown as text, records by UTF-8 offsets.
+        const QString path = m_dir.filePath(QStringLiteral("ps.log"));
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        const QString text = QStringLiteral("line 1\r\nline 2 caf\u00e9\r\n");
+        out.write("\xff\xfe", 2);
+        for (const QChar c : text) {
+            const char16_t u = c.unicode();
+            const char pair[2] = {static_cast<char>(u & 0xFF), static_cast<char>(u >> 8)};
+            out.write(pair, 2);
+        }
+        out.close();
+        FileEvidenceSource source(
+            {{"ps.log", path.toStdString(), {}, static_cast<std::uint64_t>(QFileInfo(path).size())}}, nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(source.lineCount(0).complete, 20000);
+        QCOMPARE(source.lineCount(0).lines, qint64(2));
+        QCOMPARE(source.readLines(0, 1, 1), QStringList{QStringLiteral("line 2 caf\u00e9")});
+        QCOMPARE(source.readRecord(0, 8, 6), QStringLiteral("line 2"));
     }
 
     void unreadableFilesAreReported()
