@@ -14,22 +14,6 @@ bool isBlank(char c)
     return c == ' ' || c == '\t';
 }
 
-/// Calls `onLine` for each line of `text` (without its newline and carriage return), at most `limit` lines.
-template <typename F> void eachLine(std::string_view text, std::size_t limit, F onLine)
-{
-    std::size_t pos = 0;
-    for (std::size_t n = 0; pos < text.size() && n < limit; ++n) {
-        std::size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        onLine(line, end < text.size());
-        pos = end + 1;
-    }
-}
-
 }  // namespace
 
 Gutter gutterOf(std::string_view line)
@@ -65,6 +49,22 @@ Gutter gutterOf(std::string_view line)
     return g;
 }
 
+std::vector<std::string_view> headLines(std::string_view head, std::size_t limit)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t pos = 0; pos < head.size() && lines.size() < limit;) {
+        const std::size_t end = head.find('\n', pos);
+        if (end == std::string_view::npos)
+            break;  // the head may cut the last line
+        std::string_view line = head.substr(pos, end - pos);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        pos = end + 1;
+    }
+    return lines;
+}
+
 bool hasLineNumberGutter(std::string_view head)
 {
     std::size_t lines = 0;
@@ -72,18 +72,18 @@ bool hasLineNumberGutter(std::string_view head)
     std::uint64_t previous = 0;
     bool havePrevious = false;
     bool fromOne = true;  // every line so far numbered 1, 2, 3 ... with a tab or a bar
-    eachLine(head, GutterLines, [&](std::string_view line, bool whole) {
-        if (!whole || line.find_first_not_of(" \t") == std::string_view::npos)
-            return;  // the head may cut its last line; blank lines of a copy carry no number
+    for (const std::string_view line : headLines(head, GutterLines)) {
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;  // blank lines of a copy carry no number
         ++lines;
         const Gutter g = gutterOf(line);
         fromOne = fromOne && g.length > 0 && g.marked && g.number == (havePrevious ? previous + 1 : 1);
         if (g.length == 0)
-            return;
+            continue;
         counted += havePrevious && g.number == previous + 1 ? 1 : 0;
         previous = g.number;
         havePrevious = true;
-    });
+    }
     // The first numbered line has no line before it to count up from.
     return (counted >= 4 && (counted + 1) * 10 >= lines * 9) || (lines > 0 && lines < 5 && fromOne);
 }

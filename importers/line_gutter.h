@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attrib::importers::detail {
 
@@ -24,6 +25,10 @@ Gutter gutterOf(std::string_view line);
 /// least 4 such lines and nine in ten or more of the non-empty lines; or a short excerpt whose every line is
 /// numbered so from 1 with a tab or a bar (`    1 | RuntimeError: ...`).
 bool hasLineNumberGutter(std::string_view head);
+
+/// The whole lines of a file's `head`, at most `limit`, without their line ends; the head's last line, which the
+/// head may have cut, is left out.
+std::vector<std::string_view> headLines(std::string_view head, std::size_t limit);
 
 /// `head` with every line's gutter taken off.
 std::string withoutGutters(std::string_view head);

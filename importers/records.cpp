@@ -128,17 +128,7 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
         unnumbered = detail::withoutGutters(head);
         head = unnumbered;
     }
-    std::vector<std::string_view> lines;
-    for (std::size_t pos = 0; pos < head.size() && lines.size() < 2000;) {
-        std::size_t end = head.find('\n', pos);
-        if (end == std::string_view::npos)
-            break;  // the head may cut the last line
-        std::string_view line = head.substr(pos, end - pos);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines.push_back(line);
-        pos = end + 1;
-    }
+    const std::vector<std::string_view> lines = detail::headLines(head, 2000);
     std::size_t width = 0;
     for (const auto line : lines)
         width = std::max(width, detail::displayWidth(line));
