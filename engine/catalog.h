@@ -191,10 +191,11 @@ struct RefineRule {
     std::vector<std::string> targetDomains;
     std::vector<std::string> exceptTargets;  ///< globs never touched
     Scope scope = Scope::AnyNode;
-    TimeNs before = 0;             ///< target origin may precede the cause by this much
-    TimeNs after = 0;              ///< and follow it by this much
-    bool targetFirstSeen = false;  ///< window on the target's first_seen (report time) instead of its origin
-    std::string reason;            ///< template over cause.* and target.*
+    std::vector<std::string> sameAttrs;  ///< attributes cause and target must both hold, with one value
+    TimeNs before = 0;                   ///< target origin may precede the cause by this much
+    TimeNs after = 0;                    ///< and follow it by this much
+    bool targetFirstSeen = false;        ///< window on the target's first_seen (report time) instead of its origin
+    std::string reason;                  ///< template over cause.* and target.*
     std::vector<PipelineCase> cases;
     Location where;
 };

@@ -49,6 +49,7 @@ void Catalog::Loader::loadRefineRule(const json& r, const std::string& pointer)
     rule.scope = scope == "same_gpu" ? RefineRule::Scope::SameGpu
         : scope == "same_node"       ? RefineRule::Scope::SameNode
                                      : RefineRule::Scope::AnyNode;
+    rule.sameAttrs = stringList(r.value("same_attrs", json::array()));
     const json window = r.value("window", json::object());
     rule.before = static_cast<TimeNs>(window.value("before_s", 0.0) * 1e9);
     rule.after = static_cast<TimeNs>(window.value("after_s", 0.0) * 1e9);

@@ -38,6 +38,7 @@ std::string seconds(TimeNs ns)
 
 struct Check {
     bool scopeOk = true;
+    bool attrsOk = true;
     bool windowOk = true;
     bool windowChecked = true;
     std::map<std::string, std::string> values;
@@ -82,6 +83,20 @@ Check evaluate(const RefineRule& rule, const Symptom& cause, const Symptom& targ
     case RefineRule::Scope::AnyNode: c.scopeOk = true; break;
     }
     c.values["scope_ok"] = c.scopeOk ? "true" : "false";
+    // The same fact reported twice (a monitor relaying an Xid the kernel logged): the attributes that name it agree.
+    for (const std::string& key : rule.sameAttrs) {
+        const auto a = cause.attrs.find(key);
+        const auto b = target.attrs.find(key);
+        const std::string causeValue = a == cause.attrs.end() ? std::string() : a->second;
+        const std::string targetValue = b == target.attrs.end() ? std::string() : b->second;
+        if (causeValue.empty() || causeValue != targetValue) {
+            c.attrsOk = false;
+            c.values["same_attrs"] = key + " differs: '" + causeValue + "' vs '" + targetValue + "'";
+            break;
+        }
+    }
+    if (!rule.sameAttrs.empty() && c.attrsOk)
+        c.values["same_attrs"] = "equal";
     if (lineOrdered(cause, target)) {
         lineOrderCheck(rule, cause, target, c);
         return c;
@@ -143,7 +158,8 @@ void recordNotFired(const RefineRule& rule, const Symptom& cause, const Symptom&
     step.fired = false;
     step.summary = target.id + " not " + (rule.phase == TracePhase::Scrub ? "scrubbed" : "demoted") + " by " +
         cause.id + ": " +
-        (!c.scopeOk ? "outside scope " + std::string(toString(rule.scope))
+        (!c.scopeOk       ? "outside scope " + std::string(toString(rule.scope))
+             : !c.attrsOk ? "attribute " + c.values.at("same_attrs")
              : c.values.count("order")
              ? "its line comes before the cause's in " + target.firstFile
              : "origin " + c.values.at("target_origin_minus_cause") + " outside window " + c.values.at("window"));
@@ -187,7 +203,7 @@ void applyRefineRule(const Catalog&, const RefineRule& rule, std::vector<Symptom
             if (&target == &cause || target.status != SymptomStatus::Active || !matchesTarget(rule, target))
                 continue;
             const Check c = evaluate(rule, cause, target);
-            if (c.scopeOk && c.windowOk)
+            if (c.scopeOk && c.attrsOk && c.windowOk)
                 apply(rule, cause, target, c, trace);
             else
                 recordNotFired(rule, cause, target, c, trace);

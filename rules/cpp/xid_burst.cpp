@@ -195,6 +195,19 @@ Decoded HandleXidBurstEvents::decodeNvlink5(int xid, const NvlinkTail& t) const
             d.attrs["reason_name"] + "), class " + cls;
         return d;
     }
+    // NVIDIA's catalog (Xid 144-150 decode) gives some non-fatal rows, by subcode and error status, the action
+    // XID_154_EVAL: contained in software (the application on that GPU may be killed), no reset unless an Xid 154
+    // asks for one.
+    const json contained = nv.value("contained", json::object());
+    const json statuses =
+        contained.value("error_status", json::object()).value(std::to_string(xid) + " " + t.subcode, json::array());
+    if (!t.fatal && std::find(statuses.begin(), statuses.end(), hex32(t.errorStatus)) != statuses.end()) {
+        d.symptom = contained.value("symptom", "nvlink_contained_error");
+        d.attrs["catalog_action"] = "XID_154_EVAL";
+        d.explanation = "Xid " + std::to_string(xid) + " " + t.subcode + " Nonfatal, error status " +
+            hex32(t.errorStatus) + ": contained (XID_154_EVAL) on link " + d.attrs["link"];
+        return d;
+    }
     d.symptom = t.fatal ? nv.value("fatal_symptom", "nvlink_fatal") : nv.value("nonfatal_symptom", "nvlink_nonfatal");
     d.explanation =
         "Xid " + std::to_string(xid) + " " + t.subcode + " " + d.attrs["severity"] + " on link " + d.attrs["link"];
