@@ -39,6 +39,15 @@ bool stripCriStream(std::string_view& s)
 
 std::optional<StampMatch> transportStamp(std::string_view line)
 {
+    // Jenkins' timestamper: `[2024-05-01T10:00:00.123Z] ` before every line of a build's console.
+    if (charAt(line, 0, '[') && line.size() > 22 && line[5] == '-' && line[11] == 'T') {
+        auto stamp = parseIso8601(line.substr(1));
+        if (!stamp || line[stamp->length] != 'Z' || !charAt(line, stamp->length + 1, ']') ||
+            !charAt(line, stamp->length + 2, ' '))
+            return std::nullopt;
+        stamp->length += 3;
+        return stamp;
+    }
     if (line.size() < 21 || !std::isdigit(static_cast<unsigned char>(line[0])) || line[4] != '-' || line[10] != 'T')
         return std::nullopt;
     auto stamp = parseIso8601(line);
@@ -46,10 +55,14 @@ std::optional<StampMatch> transportStamp(std::string_view line)
         return std::nullopt;
     const std::string_view rest = line.substr(stamp->length + 1);
     const std::string_view written = line.substr(0, stamp->length);
-    // The runner's fraction: exactly seven digits and `Z` (.NET's round-trip format).
-    const bool runner = written.size() == 28 && written[19] == '.' && written.back() == 'Z' &&
-        written.substr(20, 7).find_first_not_of("0123456789") == std::string_view::npos;
-    if (!runner)
+    // A transport's fraction: seven digits and `Z` (a CI runner: .NET's round-trip format), or eight or nine
+    // (`kubectl logs --timestamps`: RFC 3339 with nanoseconds, trailing zeros dropped). Programs and syslog daemons
+    // write three or six. CRI's stamp, followed by its stream tag, stays with the line prefixes.
+    const std::size_t digits = written.size() >= 22 ? written.size() - 21 : 0;
+    const bool transport = digits >= 7 && digits <= 9 && written[19] == '.' && written.back() == 'Z' &&
+        written.substr(20, digits).find_first_not_of("0123456789") == std::string_view::npos;
+    std::string_view stream = rest;
+    if (!transport || stripCriStream(stream))
         return std::nullopt;
     stamp->length = line.size() - rest.size();
     return stamp;

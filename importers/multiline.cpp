@@ -235,7 +235,10 @@ bool StampedJoiner::continuesUnstamped(std::string_view clean, std::size_t previ
     // sentence, or is the rest of a line a terminal wrapped: the line before it was as wide as a terminal (60
     // columns or more) and this one starts with no prefix and no `name:` of its own. Other unstamped lines are
     // text pasted around the log (another tool's output, an exception): their own records, or they would hide
-    // inside the record before them and out of every rule's reach.
+    // inside the record before them and out of every rule's reach. A Markdown code fence around a paste is no part
+    // of the record before it.
+    if (startsWith(trimLeft(clean), "```"))
+        return false;
     if (clean[0] == ' ' || clean[0] == '\t' || continuesNvrmSentence(m_pending.text, clean))
         return true;
     const std::string_view first = clean.substr(0, clean.find(' '));

@@ -426,8 +426,9 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
     // `pcieport 0000:00:01.0: AER:`, `NCCL WARN`), a shell prompt, a `====` rule, a
     // chained traceback's words, the header CPython's unraisable hook or thread excepthook prints before its own
     // traceback (`Exception ignored in: <function X.__del__ ...>`, `Exception in thread Thread-1:`), the C++
-    // backtrace c10 appends, or a traceback the message quotes (PyTorch's DataLoader
-    // `Caught X in DataLoader worker process N.` then `Original Traceback (most recent call last):` and its frames).
+    // backtrace c10 appends, a Markdown code fence around the paste, or a traceback the message quotes (PyTorch's
+    // DataLoader `Caught X in DataLoader worker process N.` then `Original Traceback (most recent call last):` and its
+    // frames).
     if (tb.messageLines >= KeptMessageLines || tb.lines >= m_options.maxJoinedLines || rec.logHeader ||
         rec.kind != tb.first.kind)
         return false;
@@ -441,9 +442,9 @@ bool TracebackJoiner::continuesMessage(const Open& tb, const Record& rec, std::s
         return false;
     const std::string_view piece = trimLeft(trimRight(body));
     const bool indented = !body.empty() && (body[0] == ' ' || body[0] == '\t');
-    return !piece.empty() && !isRule(piece) && !startsException(piece) && !isSlurmLine(piece) &&
-        !isShellPrompt(piece) && (indented || !isLoggerLine(piece)) && !isOtherProgramsLine(piece) &&
-        !startsWith(piece, "During handling of the above exception") &&
+    return !piece.empty() && !isRule(piece) && !startsWith(piece, "```") && !startsException(piece) &&
+        !isSlurmLine(piece) && !isShellPrompt(piece) && (indented || !isLoggerLine(piece)) &&
+        !isOtherProgramsLine(piece) && !startsWith(piece, "During handling of the above exception") &&
         !startsWith(piece, "The above exception was the direct cause") &&
         !startsWith(piece, "Exception raised from ") && !startsWith(piece, "Original Traceback") &&
         !startsWith(piece, "Exception ignored in") && !startsWith(piece, "Exception in thread ") &&

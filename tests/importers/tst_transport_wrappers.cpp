@@ -3,7 +3,8 @@
 // sniffed and read as the program wrote it (its own stamp and host win, the runner's time stands in for a line
 // without one); a Markdown list marker before a pasted line goes; a journal record's continuation does not repeat
 // the tag; a kernel tag right before its uptime (`kernel:[...]`) is still a kernel tag; a name a chat client made a
-// link of is the name again.
+// link of is the name again; `kubectl logs --timestamps` and Jenkins' stamps are transports too; a code fence ends a
+// message.
 #include "importer_test_util.h"
 
 #include "importers/format_prefix.h"
@@ -32,6 +33,34 @@ private Q_SLOTS:
         QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.123456Z gpu-node-3 kernel: NVRM: Xid 79"));
         QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.1234567+00:00 message"));
         QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.1234567Zmessage"));
+    }
+
+    void podAndBuildStampsAreTransport()
+    {
+        // `kubectl logs --timestamps`: RFC 3339 with nanoseconds (trailing zeros dropped), no stream tag.
+        const auto kubectl = detail::transportStamp("2024-05-01T10:00:00.123456789Z RuntimeError: CUDA error");
+        QVERIFY(kubectl);
+        QCOMPARE(kubectl->length, std::size_t(31));
+        QVERIFY(detail::transportStamp("2024-05-01T10:00:00.12345678Z frame #0: c10::Error::Error"));
+        // Jenkins' timestamper.
+        const auto jenkins = detail::transportStamp("[2024-05-01T10:00:00.123Z] + srun python train.py");
+        QVERIFY(jenkins);
+        QCOMPARE(jenkins->length, std::size_t(27));
+        QCOMPARE(jenkins->time, engine::makeTime(2024, 5, 1, 10, 0, 0) + 123000000);
+        QVERIFY(!detail::transportStamp("[2024-05-01T10:00:00.123+02:00] INFO start"));
+        const auto read = tests::readAll("2024-05-01T10:00:00.123456789Z frame #0: c10::Error::Error()\n"
+                                         "2024-05-01T10:00:00.223456789Z (base) ubuntu@ip-172-31-36-110:~$ ls\n",
+                                         "trainer.log");
+        for (const auto& r : read.records)
+            QVERIFY2(r.host.empty(), r.host.c_str());  // no host made up from the word after the stamp
+    }
+
+    void codeFenceEndsTheMessage()
+    {
+        const auto read = tests::readAll("```text\nAssertionError: 96 is not divisible by 64\n```\n", "issue.txt");
+        const Record* error = tests::findText(read.records, "AssertionError: 96 is not divisible by 64");
+        QVERIFY(error);
+        QCOMPARE(error->text, std::string("AssertionError: 96 is not divisible by 64"));
     }
 
     void runnerLogIsReadAsWhatTheJobPrinted()
