@@ -139,7 +139,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     ReaderOptions ro;
     ro.maxLineBytes = m_options.maxLineBytes;
     ro.maxDocumentBytes = m_options.maxDocumentBytes;
-    ro.lineNumbers = fs.sniffed.lineNumbers;
+    ro.column = fs.sniffed.column;
     ro.wrapWidth = detectWrapWidth(head, fs.sniffed);
     TimeHints hints;
     hints.year = m_result.context.start != NoTime ? yearOf(m_result.context.start) : yearOf(entry.mtime * NsPerSec);

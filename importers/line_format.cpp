@@ -461,12 +461,12 @@ Sniffed sniff(std::string_view head, std::string_view path)
     }
     if (auto table = sniffTable(head))
         return *table;
-    if (detail::hasLineNumberGutter(head)) {
-        // Sniffed as the file without its gutter; a form read other than line by line keeps the file as it is.
-        Sniffed numbered = sniff(detail::withoutGutters(head), path);
-        if (numbered.format != Format::None && readsLineByLine(numbered.format)) {
-            numbered.lineNumbers = true;
-            return numbered;
+    if (const LineColumn column = detail::lineColumnOf(head); column != LineColumn::None) {
+        // Sniffed as the file without its column; a form read other than line by line keeps the file as it is.
+        Sniffed inner = sniff(detail::withoutColumn(head, column), path);
+        if (inner.format != Format::None && readsLineByLine(inner.format)) {
+            inner.column = column;
+            return inner;
         }
     }
     Tally tally;

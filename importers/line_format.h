@@ -61,12 +61,15 @@ constexpr bool readsLineByLine(Format f)
     return f != Format::None && f < Format::JournalJson;
 }
 
+/// A column a viewer or a tool put before every line (line_gutter.h).
+enum class LineColumn : std::uint8_t { None, Numbers, Compose };
+
 /// What sniffing decided about a file.
 struct Sniffed {
     SourceKind kind = SourceKind::Unknown;
     Format format = Format::None;
-    std::string reason;        ///< why it was (not) recognized, for coverage
-    bool lineNumbers = false;  ///< every line carries a line-number gutter (line_gutter.h), taken off when read
+    std::string reason;                    ///< why it was (not) recognized, for coverage
+    LineColumn column = LineColumn::None;  ///< a column before every line (line_gutter.h), taken off when read
 };
 
 /// Facts a parser needs to turn partial stamps into absolute times.

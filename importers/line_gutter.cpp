@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Line-number gutters of a copied log (line_gutter.h).
+// Columns before every line of a file: line numbers, Docker Compose's service column (line_gutter.h).
 #include "importers/line_gutter.h"
+#include "importers/format_prefix.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <set>
 
 namespace attrib::importers::detail {
 
@@ -8,6 +14,7 @@ namespace {
 
 constexpr std::size_t GutterLines = 200;  ///< lines of the head looked at
 constexpr std::size_t MaxDigits = 7;
+constexpr std::size_t MaxComposeName = 128;  ///< longer first words are no container name
 
 bool isBlank(char c)
 {
@@ -88,7 +95,75 @@ bool hasLineNumberGutter(std::string_view head)
     return (counted >= 4 && (counted + 1) * 10 >= lines * 9) || (lines > 0 && lines < 5 && fromOne);
 }
 
-std::string withoutGutters(std::string_view head)
+std::size_t composeColumnOf(std::string_view line, std::size_t& bar)
+{
+    std::size_t pos = 0;
+    while (pos < line.size() && pos <= MaxComposeName &&
+           (std::isalnum(static_cast<unsigned char>(line[pos])) || line[pos] == '_' || line[pos] == '-' ||
+            line[pos] == '.'))
+        ++pos;
+    if (pos == 0 || pos > MaxComposeName || pos >= line.size() || line[pos] != ' ')
+        return 0;
+    bar = pos;
+    while (bar < line.size() && line[bar] == ' ')
+        ++bar;
+    if (bar >= line.size() || line[bar] != '|')
+        return 0;
+    if (bar + 1 == line.size())
+        return bar + 1;  // an empty line of the container's output
+    return line[bar + 1] == ' ' ? bar + 2 : 0;
+}
+
+namespace {
+
+bool hasComposeColumn(std::string_view head)
+{
+    std::size_t lines = 0;
+    std::size_t replicas = 0;                 // lines whose container name ends in its replica number (`trainer-1`)
+    std::map<std::size_t, std::size_t> bars;  // bar column -> lines
+    std::set<std::string_view> names;
+    for (const std::string_view line : headLines(head, GutterLines)) {
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+        ++lines;
+        std::size_t bar = 0;
+        if (composeColumnOf(line, bar) > 0) {
+            ++bars[bar];
+            names.insert(line.substr(0, line.find(' ')));
+            std::string_view rest = line;
+            replicas += stripComposeService(rest) ? 1 : 0;
+        }
+    }
+    std::size_t column = 0;
+    for (const auto& [at, count] : bars)
+        column = std::max(column, count);
+    // A project has a few services; a table names a different device or host on every row. A short excerpt counts
+    // when every line carries a replica-numbered name (what Compose names a service's containers).
+    return (column >= 4 && column * 10 >= lines * 9 && names.size() * 4 <= column) ||
+        (lines > 0 && lines < 4 && column == lines && replicas == lines);
+}
+
+}  // namespace
+
+LineColumn lineColumnOf(std::string_view head)
+{
+    if (hasLineNumberGutter(head))
+        return LineColumn::Numbers;
+    return hasComposeColumn(head) ? LineColumn::Compose : LineColumn::None;
+}
+
+std::size_t columnLength(std::string_view line, LineColumn column)
+{
+    std::size_t bar = 0;
+    switch (column) {
+    case LineColumn::Numbers: return gutterOf(line).length;
+    case LineColumn::Compose: return composeColumnOf(line, bar);
+    case LineColumn::None: break;
+    }
+    return 0;
+}
+
+std::string withoutColumn(std::string_view head, LineColumn column)
 {
     std::string out;
     out.reserve(head.size());
@@ -99,7 +174,7 @@ std::string withoutGutters(std::string_view head)
         if (!whole)
             end = head.size();
         std::string_view line = head.substr(pos, end - pos);
-        line.remove_prefix(gutterOf(line).length);
+        line.remove_prefix(columnLength(line, column));
         out.append(line);
         if (whole)
             out.push_back('\n');

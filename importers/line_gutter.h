@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Line numbers a viewer or editor put before every line of a copy (`cat -n`, `nl`, a web log viewer's gutter,
-// `   10 | text`): not the log. A file whose lines nearly all carry one, counting up by one, has them taken off before
-// it is sniffed and read; a table whose first column happens to hold a number on some rows keeps it.
+// Columns a viewer or a tool put before every line of a file, which are not the log: line numbers (`cat -n`, `nl`, a
+// web log viewer's gutter, `   10 | text`) and Docker Compose's service column (`trainer    | text`). A file whose
+// lines nearly all carry one has it taken off before it is sniffed and read; a table whose first column happens to
+// hold a number or a name keeps it.
 #pragma once
+
+#include "importers/line_format.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -30,7 +33,20 @@ bool hasLineNumberGutter(std::string_view head);
 /// head may have cut, is left out.
 std::vector<std::string_view> headLines(std::string_view head, std::size_t limit);
 
-/// `head` with every line's gutter taken off.
-std::string withoutGutters(std::string_view head);
+/// Docker Compose's service column (`fmt.Sprintf("%-"+width+"s | ", name)`, docker/compose cmd/formatter/logs.go):
+/// a container name, blanks to the widest name of the project, `| `. Its length, 0 when the line has none; `bar` the
+/// column of the bar.
+std::size_t composeColumnOf(std::string_view line, std::size_t& bar);
+
+/// The column nearly every line of `head` carries: line numbers (hasLineNumberGutter), or a Compose service column
+/// (nine in ten non-empty lines, at least 4, with the bar at one column and few names: a table's first column names
+/// a different thing on every row; or a short excerpt whose every line names a replica, `trainer-1  | `).
+LineColumn lineColumnOf(std::string_view head);
+
+/// The length of `column` at the start of `line` (0 when the line lacks it).
+std::size_t columnLength(std::string_view line, LineColumn column);
+
+/// `head` with `column` taken off every line.
+std::string withoutColumn(std::string_view head, LineColumn column);
 
 }  // namespace attrib::importers::detail

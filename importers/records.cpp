@@ -124,8 +124,8 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
     if (!isAppFormat(sniffed.format))
         return 0;
     std::string unnumbered;
-    if (sniffed.lineNumbers) {
-        unnumbered = detail::withoutGutters(head);
+    if (sniffed.column != LineColumn::None) {
+        unnumbered = detail::withoutColumn(head, sniffed.column);
         head = unnumbered;
     }
     const std::vector<std::string_view> lines = detail::headLines(head, 2000);
@@ -184,11 +184,14 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
                                "line of " + std::to_string(raw.fullLength) + " bytes cut to " +
                                    std::to_string(raw.bytes.size()));
             }
-            if (options.lineNumbers) {
-                if (const std::size_t gutter = gutterOf(clean).length; gutter > 0) {
-                    clean.remove_prefix(gutter);
-                    if (++stats.unguttered == 1)
-                        stats.note(raw.number, "line numbers before the lines (a viewer's or editor's copy) taken off");
+            if (options.column != LineColumn::None) {
+                if (const std::size_t column = columnLength(clean, options.column); column > 0) {
+                    clean.remove_prefix(column);
+                    if (++stats.uncolumned == 1)
+                        stats.note(raw.number,
+                                   options.column == LineColumn::Numbers
+                                       ? "line numbers before the lines (a viewer's or editor's copy) taken off"
+                                       : "Docker Compose's service column before the lines taken off");
                 }
             }
             if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)

@@ -60,7 +60,7 @@ struct ReaderOptions {
     std::size_t maxLineBytes = 1 << 20;       ///< longer lines are cut (with a truncation note)
     std::size_t maxDocumentBytes = 64 << 20;  ///< JSON documents larger than this are not parsed
     std::size_t wrapWidth = 0;                ///< terminal width the file was wrapped at (0 = not wrapped)
-    bool lineNumbers = false;                 ///< take the line-number gutter off every line (line_gutter.h)
+    LineColumn column = LineColumn::None;     ///< take this column off every line (line_gutter.h)
     std::size_t maxJoinedLines = 1000;        ///< continuation lines joined into one record at most
     std::size_t chunkBytes = 1 << 20;         ///< read buffer size (reused for the whole file)
 };
@@ -73,7 +73,7 @@ struct ReaderStats {
     std::uint64_t truncated = 0;      ///< lines cut at maxLineBytes
     std::uint64_t nulLines = 0;       ///< lines holding NUL bytes (the text after the last NUL run is kept)
     std::uint64_t invalidUtf8 = 0;    ///< lines with invalid UTF-8 (kept; replaced when stored)
-    std::uint64_t unguttered = 0;     ///< lines whose line-number gutter was taken off
+    std::uint64_t uncolumned = 0;     ///< lines whose leading column (line numbers, Compose's) was taken off
     std::uint64_t terminalCoded = 0;  ///< lines whose terminal escape sequences were removed from the text read
     std::uint64_t retyped = 0;        ///< lines read with a page's or editor's typography as plain characters
     std::uint64_t quoted = 0;         ///< lines read without the quote markers (`> `) a mail or ticket put before them

@@ -73,7 +73,7 @@ inline ReadResult readAll(const std::string& data, const std::string& path = "fi
     out.sniffed = importers::sniff(head, path);
     importers::ReaderOptions options;
     options.wrapWidth = importers::detectWrapWidth(head, out.sniffed);
-    options.lineNumbers = out.sniffed.lineNumbers;
+    options.column = out.sniffed.column;
     out.stats = importers::readRecords(stringReader(data, step), out.sniffed,
                                        importers::TimeHints{year, engine::NoTime}, options, [&](importers::Record& r) {
                                            out.records.push_back(r);

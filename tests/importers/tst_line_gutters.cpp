@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Line numbers a viewer or editor put before every line of a copy are taken off before the file is sniffed and
-// read: the dmesg under `cat -n` is read as dmesg, an excerpt copied from a web viewer's gutter reads its exception
-// line; numbers that do not count up line by line (a table's first column, a compiler's count) stay.
+// Line numbers a viewer or editor put before every line of a copy, and Docker Compose's service column, are taken
+// off before the file is sniffed and read: the dmesg under `cat -n` is read as dmesg, an excerpt copied from a web
+// viewer's gutter reads its exception line; numbers that do not count up line by line (a table's first column, a
+// compiler's count) stay.
 #include "importer_test_util.h"
 
 #include "importers/line_gutter.h"
@@ -47,9 +48,9 @@ private Q_SLOTS:
             text += std::string(6 - number.size(), ' ') + number + "\t" + line + "\n";
         }
         const auto r = tests::readAll(text, "dmesg-excerpt.txt");
-        QVERIFY(r.sniffed.lineNumbers);
+        QCOMPARE(r.sniffed.column, LineColumn::Numbers);
         QCOMPARE(r.sniffed.format, Format::DmesgRaw);
-        QCOMPARE(r.stats.unguttered, std::uint64_t(6));
+        QCOMPARE(r.stats.uncolumned, std::uint64_t(6));
         const Record* xid = tests::findText(r.records, "NVRM: Xid (PCI:0000:3b:00): 79");
         QVERIFY(xid);
         QCOMPARE(xid->line, std::uint64_t(3));
@@ -60,7 +61,7 @@ private Q_SLOTS:
         const auto r = tests::readAll("    1 | RuntimeError: CUDA error: an illegal memory access was encountered\n"
                                       "    2 | Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n",
                                       "train.log");
-        QVERIFY(r.sniffed.lineNumbers);
+        QCOMPARE(r.sniffed.column, LineColumn::Numbers);
         QVERIFY(tests::findText(r.records, "RuntimeError: CUDA error: an illegal memory access"));
     }
 
@@ -74,8 +75,39 @@ private Q_SLOTS:
         QVERIFY(!detail::hasLineNumberGutter("1 warning generated.\n2 errors generated.\n"));
         QVERIFY(!detail::hasLineNumberGutter("RuntimeError: x\n    1 | y\n"));
         const auto r = tests::readAll(table, "ipmi-sel.txt");
-        QVERIFY(!r.sniffed.lineNumbers);
+        QCOMPARE(r.sniffed.column, LineColumn::None);
         QVERIFY(tests::findText(r.records, "   5 | Feb-01-2023"));
+    }
+
+    void composeColumnIsTakenOff()
+    {
+        std::size_t bar = 0;
+        QCOMPARE(detail::composeColumnOf("trainer    | RuntimeError: x", bar), std::size_t(13));
+        QCOMPARE(bar, std::size_t(11));
+        QCOMPARE(detail::composeColumnOf("| GPU | Name |", bar), std::size_t(0));
+        // Two services' containers, the kernel's ring buffer printed by one of them: read as dmesg.
+        std::string text;
+        for (int i = 0; i < 10; ++i)
+            text += std::string(i % 2 ? "trainer-1  | " : "monitor-1  | ") + "[  2" + std::to_string(10 + i) +
+                ".118220] NVRM: Xid (PCI:0000:3b:00): 79, pid=4242, GPU has fallen off the bus.\n";
+        const auto r = tests::readAll(text, "compose.log");
+        QCOMPARE(r.sniffed.column, LineColumn::Compose);
+        QCOMPARE(r.sniffed.format, Format::DmesgRaw);
+        QVERIFY(tests::findText(r.records, "NVRM: Xid (PCI:0000:3b:00): 79"));
+        // A short excerpt of a replica's output.
+        const auto excerpt = tests::readAll("trainer-1  | fabric manager NVIDIA GPU driver interface version 460.91.03 "
+                                            "don't match with driver version 460.73.01.\n",
+                                            "fabricmanager.log");
+        QCOMPARE(excerpt.sniffed.column, LineColumn::Compose);
+    }
+
+    void tableFirstColumnIsNoCompose()
+    {
+        // An HCA listing names a different device on every row: its first column stays.
+        std::string table;
+        for (int i = 0; i < 6; ++i)
+            table += "mlx5_" + std::to_string(i) + "  | ib" + std::to_string(i) + " | 1 | Active | LinkUp\n";
+        QCOMPARE(detail::lineColumnOf(table), LineColumn::None);
     }
 };
 
