@@ -155,7 +155,17 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
         if (marks == 0 && !detail::matchNcclPrefix(lines[i + 1], host, gpu) && !detail::isSlurmLine(lines[i + 1]))
             ++continued;
     }
-    return continued >= 3 && continued * 2 >= full ? width : 0;
+    if (continued >= 3 && continued * 2 >= full)
+        return width;
+    // A screen capture (tmux, screen, a Windows console): every row exactly as wide as the terminal, the rows a
+    // message ends on padded with blanks (fillsWrapWidth's padded tail): one wrapped message is enough to tell.
+    std::size_t padded = 0;
+    for (const auto line : lines) {
+        if (detail::displayWidth(line) != width)
+            return 0;
+        padded += detail::fillsWrapWidth(line, width) ? 0 : 1;
+    }
+    return lines.size() >= 2 && full >= 1 && padded * 2 >= lines.size() ? width : 0;
 }
 
 namespace detail {

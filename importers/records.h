@@ -95,7 +95,8 @@ ReaderStats readRecords(const ReadFn& read, const Sniffed& sniffed, const TimeHi
 
 /// Guesses the terminal width a file was wrapped at from its first bytes (0 when it was not wrapped): at
 /// least three lines of exactly the maximum length (>= 60) followed by lines that carry no known prefix, each
-/// run of full-width lines ending in a shorter tail (a table whose rows are all full width is not wrapped). Lengths
+/// run of full-width lines ending in a shorter tail (a table whose rows are all full width is not wrapped), or a screen
+/// capture whose every row is that width, half or more padded with blanks (one wrapped message is enough). Lengths
 /// are terminal columns (displayWidth); a file with a line-number gutter is measured without it.
 std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed);
 

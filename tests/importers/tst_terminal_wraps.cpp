@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // A terminal wraps a long line at its width in columns, not bytes: an East Asian character takes two columns; a
 // Rich panel's rows are full width by design and never wraps; a list marker taken off a row does not end the wrap;
-// an exception line cut inside a word is matched with its pieces glued back too.
+// a screen capture's padded rows tell the width from one wrapped message; an exception line cut inside a word is
+// matched with its pieces glued back too.
 #include "importer_test_util.h"
 
 #include "importers/multiline.h"
@@ -96,6 +97,19 @@ private Q_SLOTS:
                      rec.text.c_str());
             QVERIFY(rec.text.ends_with("for EC2 Spot Instances."));
         }
+    }
+
+    void screenCaptureOfOneWrappedMessage()
+    {
+        // tmux's capture pads every row to the terminal's width: one message wrapped once is enough to tell it.
+        const std::string message = "Timed out initializing process group in store based barrier on rank: 0, for "
+                                    "key: store_based_barrier_key:1 (world_size=2, worker_count=4, timeout=0:02:00)";
+        const std::string tail = message.substr(120);
+        const std::string text = message.substr(0, 120) + "\n" + tail + std::string(120 - tail.size(), ' ') + "\n";
+        const auto r = tests::readAll(text, "error.txt");
+        QCOMPARE(detectWrapWidth(text, r.sniffed), std::size_t(120));
+        QCOMPARE(r.records.size(), std::size_t(1));
+        QCOMPARE(r.records[0].text, message);
     }
 
     void exceptionCutInsideAWord()
