@@ -140,6 +140,7 @@ void Collector::readEntry(std::size_t index, const BundleEntry& entry, const Rea
     ro.maxLineBytes = m_options.maxLineBytes;
     ro.maxDocumentBytes = m_options.maxDocumentBytes;
     ro.column = fs.sniffed.column;
+    ro.notebook = fs.sniffed.notebook;
     ro.wrapWidth = detectWrapWidth(head, fs.sniffed);
     TimeHints hints;
     hints.year = m_result.context.start != NoTime ? yearOf(m_result.context.start) : yearOf(entry.mtime * NsPerSec);

@@ -8,6 +8,7 @@
 #include "importers/format_prefix.h"
 #include "importers/line_gutter.h"
 #include "importers/line_reader.h"
+#include "importers/notebook_lines.h"
 #include "importers/pasted_text.h"
 #include "importers/sniff_structured.h"
 #include "importers/timestamps.h"
@@ -455,6 +456,11 @@ Sniffed sniff(std::string_view head, std::string_view path)
     if (isBinary(head))
         return unknown("binary content");
     if (looksLikeJson(head)) {
+        if (detail::isNotebook(head, path)) {
+            Sniffed notebook{SourceKind::Text, Format::Plain, "Jupyter notebook: its cells' outputs read as text"};
+            notebook.notebook = true;
+            return notebook;
+        }
         if (auto json = sniffJson(head))
             return *json;
         return Sniffed{SourceKind::Text, Format::Plain, "read as plain text: JSON of no known schema"};

@@ -70,6 +70,7 @@ struct Sniffed {
     Format format = Format::None;
     std::string reason;                    ///< why it was (not) recognized, for coverage
     LineColumn column = LineColumn::None;  ///< a column before every line (line_gutter.h), taken off when read
+    bool notebook = false;                 ///< a Jupyter notebook: read as its outputs' lines (notebook_lines.h)
 };
 
 /// Facts a parser needs to turn partial stamps into absolute times.

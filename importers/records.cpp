@@ -6,6 +6,7 @@
 #include "importers/format_prefix.h"
 #include "importers/line_gutter.h"
 #include "importers/multiline.h"
+#include "importers/notebook_lines.h"
 #include "importers/pasted_text.h"
 
 #include <algorithm>
@@ -176,10 +177,14 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
     std::string uncoloured;
     std::string retyped;
     std::string unescaped;
+    NotebookLines notebook;
+    std::string output;
     const ReadStats rs = readLines(
         read,
         [&](const RawLine& raw) {
             std::string_view clean = raw.bytes;
+            if (options.notebook)
+                clean = notebook.text(clean, output);  // what the cell printed; its JSON around reads as blank
             if (const void* nul = std::memchr(clean.data(), '\0', clean.size())) {
                 (void)nul;
                 ++stats.nulLines;

@@ -61,6 +61,7 @@ struct ReaderOptions {
     std::size_t maxDocumentBytes = 64 << 20;  ///< JSON documents larger than this are not parsed
     std::size_t wrapWidth = 0;                ///< terminal width the file was wrapped at (0 = not wrapped)
     LineColumn column = LineColumn::None;     ///< take this column off every line (line_gutter.h)
+    bool notebook = false;                    ///< read a Jupyter notebook's output lines (notebook_lines.h)
     std::size_t maxJoinedLines = 1000;        ///< continuation lines joined into one record at most
     std::size_t chunkBytes = 1 << 20;         ///< read buffer size (reused for the whole file)
 };

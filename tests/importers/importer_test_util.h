@@ -74,6 +74,7 @@ inline ReadResult readAll(const std::string& data, const std::string& path = "fi
     importers::ReaderOptions options;
     options.wrapWidth = importers::detectWrapWidth(head, out.sniffed);
     options.column = out.sniffed.column;
+    options.notebook = out.sniffed.notebook;
     out.stats = importers::readRecords(stringReader(data, step), out.sniffed,
                                        importers::TimeHints{year, engine::NoTime}, options, [&](importers::Record& r) {
                                            out.records.push_back(r);
