@@ -3,24 +3,11 @@
 #include "importers/notebook_lines.h"
 
 #include "importers/multiline.h"
+#include "importers/utf16_text.h"
 
 namespace attrib::importers::detail {
 
 namespace {
-
-void appendUtf8(std::string& out, unsigned cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 int hexDigit(char c)
 {
@@ -62,7 +49,7 @@ void unescape(std::string_view body, std::string& out)
                 out += "\\u";
                 break;
             }
-            appendUtf8(out, cp >= 0xD800 && cp <= 0xDFFF ? 0xFFFD : cp);
+            appendUtf8(out, cp >= 0xD800 && cp <= 0xDFFF ? 0xFFFD : char32_t(cp));
             i += 4;
             break;
         }

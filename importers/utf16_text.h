@@ -7,11 +7,15 @@
 #include "importers/line_reader.h"
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace attrib::importers {
 
 enum class Utf16Order { None, LittleEndian, BigEndian };
+
+/// Appends code point `cp` to `out` as UTF-8.
+void appendUtf8(std::string& out, char32_t cp);
 
 /// The bytes of a file's head utf16Order looks at.
 constexpr std::size_t Utf16ProbeBytes = 512;
