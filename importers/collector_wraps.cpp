@@ -72,13 +72,16 @@ bool isPiece(const Record& r)
     return !r.logHeader && r.innerLines.empty() && r.messageLines.empty() && r.text.size() <= MaxWrapPiece;
 }
 
-/// Two lines that may be one message: both unstamped, or stamped as one write (a message of several lines that a
-/// container runtime stored as one record per line).
+/// Two lines that may be one message: both unstamped, or stamped to the sub-second as one write (a message of several
+/// lines that a container runtime stored as one record per line).
 bool sameWrite(const Record& head, const Record& next)
 {
     if (unstamped(head) && unstamped(next))
         return true;
     if (unstamped(head) || unstamped(next) || head.time == engine::NoTime || next.time == engine::NoTime)
+        return false;
+    // A stamp in whole seconds (syslog, a journal) says nothing of one write: many lines share a second.
+    if (head.time % engine::NsPerSec == 0)
         return false;
     const engine::TimeNs gap = next.time - head.time;
     return gap >= 0 && gap < SameWrite;

@@ -169,6 +169,13 @@ void TestHandWrapped::oneWriteStoredLineByLine()
         "2026-12-01T10:11:13.345678901Z stderr F resource (gres) specification\n");
     QVERIFY2(later.result, later.error.c_str());
     QVERIFY(!has(rulesOf(later), Rejected));
+    // Stamps in whole seconds (a journal) say nothing of one write: many lines share a second.
+    const auto journal = tests::analyzeOneFile(
+        "journal.txt",
+        "May 01 10:00:00 host-a python3[1234]: srun: error: Unable to create step for job 4203072: Invalid generic\n"
+        "May 01 10:00:00 host-a python3[1234]: resource (gres) specification\n");
+    QVERIFY2(journal.result, journal.error.c_str());
+    QVERIFY(!has(rulesOf(journal), Rejected));
 }
 
 QTEST_APPLESS_MAIN(TestHandWrapped)
