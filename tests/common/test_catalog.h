@@ -2,6 +2,7 @@
 // Test helpers: the source catalog (loaded once), temporary rule folders, sample paths.
 #pragma once
 
+#include "engine/pipeline.h"
 #include "rules/cpp/builtin_rules.h"
 
 #include <filesystem>
@@ -30,6 +31,22 @@ inline const engine::Symptom& symptomById(const std::vector<engine::Symptom>& al
         if (s.id == id)
             return s;
     return none;
+}
+
+/// A symptom of the catalog's `name` on `node` (and `gpu`), with its registered domain and priority, seen once.
+inline engine::Symptom catalogSymptom(const engine::Catalog& cat, const std::string& name, const std::string& node,
+                                      int gpu)
+{
+    engine::Symptom s;
+    s.name = name;
+    s.node = node;
+    s.gpu = gpu;
+    s.id = engine::symptomIdFor(name, node, gpu);
+    const engine::SymptomDef* def = cat.symptom(name);
+    s.domain = def ? def->domain : "";
+    s.priority = def ? def->priority : 0;
+    s.count = 1;
+    return s;
 }
 
 inline void writeFile(const std::filesystem::path& path, const std::string& text)

@@ -19,15 +19,7 @@ namespace {
 /// An untimed symptom (an excerpt's line) whose first evidence line is observation `line`.
 Symptom untimed(const Catalog& cat, const std::string& name, const std::string& node, int gpu, std::uint64_t line)
 {
-    Symptom s;
-    s.name = name;
-    s.node = node;
-    s.gpu = gpu;
-    s.id = symptomIdFor(name, node, gpu);
-    const SymptomDef* def = cat.symptom(name);
-    s.domain = def ? def->domain : "";
-    s.priority = def ? def->priority : 0;
-    s.count = 1;
+    Symptom s = tests::catalogSymptom(cat, name, node, gpu);
     s.evidence = {line};
     return s;
 }

@@ -17,15 +17,7 @@ namespace {
 
 Symptom symptom(const Catalog& cat, const std::string& name, const std::string& node, int gpu, const char* xid)
 {
-    Symptom s;
-    s.name = name;
-    s.node = node;
-    s.gpu = gpu;
-    s.id = symptomIdFor(name, node, gpu);
-    const SymptomDef* def = cat.symptom(name);
-    s.domain = def ? def->domain : "";
-    s.priority = def ? def->priority : 0;
-    s.count = 1;
+    Symptom s = tests::catalogSymptom(cat, name, node, gpu);
     s.firstSeen = s.lastSeen = s.origin = CaseEpoch;
     s.timeSource = TimeSource::Absolute;
     if (xid != nullptr)

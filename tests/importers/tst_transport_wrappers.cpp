@@ -33,26 +33,28 @@ private Q_SLOTS:
         QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.123456Z gpu-node-3 kernel: NVRM: Xid 79"));
         QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.1234567+00:00 message"));
         QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.1234567Zmessage"));
-    }
-
-    void podAndBuildStampsAreTransport()
-    {
         // `kubectl logs --timestamps`: RFC 3339 with nanoseconds (trailing zeros dropped), no stream tag.
         const auto kubectl = detail::transportStamp("2024-05-01T10:00:00.123456789Z RuntimeError: CUDA error");
         QVERIFY(kubectl);
         QCOMPARE(kubectl->length, std::size_t(31));
         QVERIFY(detail::transportStamp("2024-05-01T10:00:00.12345678Z frame #0: c10::Error::Error"));
-        // Jenkins' timestamper.
+        // Jenkins' timestamper; a bracketed stamp with an offset is a program's own.
         const auto jenkins = detail::transportStamp("[2024-05-01T10:00:00.123Z] + srun python train.py");
         QVERIFY(jenkins);
         QCOMPARE(jenkins->length, std::size_t(27));
         QCOMPARE(jenkins->time, engine::makeTime(2024, 5, 1, 10, 0, 0) + 123000000);
         QVERIFY(!detail::transportStamp("[2024-05-01T10:00:00.123+02:00] INFO start"));
+    }
+
+    void podStampLeavesNoHost()
+    {
+        // `kubectl logs --timestamps`: no host made up from the word after the stamp.
         const auto read = tests::readAll("2024-05-01T10:00:00.123456789Z frame #0: c10::Error::Error()\n"
                                          "2024-05-01T10:00:00.223456789Z (base) ubuntu@ip-172-31-36-110:~$ ls\n",
                                          "trainer.log");
+        QCOMPARE(read.records.size(), std::size_t(2));
         for (const auto& r : read.records)
-            QVERIFY2(r.host.empty(), r.host.c_str());  // no host made up from the word after the stamp
+            QVERIFY2(r.host.empty(), r.host.c_str());
     }
 
     void codeFenceEndsTheMessage()
