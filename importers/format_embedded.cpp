@@ -43,10 +43,34 @@ bool takeSyslogLine(ParsedLine& out)
         header.tag == "kernel" || !isHostName(header.host))
         return false;
     out.host = header.host;
-    out.tag = header.tag;
-    out.text = header.rest;
+    takeProgramMessage(header, out);
     out.kind = engine::SourceKind::Syslog;
     return true;
+}
+
+void takeProgramMessage(const SyslogHeader& header, ParsedLine& out)
+{
+    out.tag = header.tag;
+    out.text = header.rest;
+    if (header.tag.empty() || header.tag.back() != ']' || header.rest.size() < header.body.size())
+        return;
+    std::uint64_t stream = 14695981039346656037ull;  // FNV-1a over host, a separator and tag
+    for (const std::string_view part : {out.host, std::string_view("\0", 1), header.tag})
+        for (const char c : part)
+            stream = (stream ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    YearTracker years(0);  // a stamp inside the message does not stand for the record's
+    ParsedLine inner;
+    stripAppPrefixes(header.body, years, inner);
+    out.stream = (stream ^ inner.stream) | 1;  // never 0: the tag alone makes a stream
+    if (inner.text.size() == header.body.size())
+        return;
+    out.programTag = header.rest.substr(0, header.rest.size() - header.body.size());
+    out.text = inner.text;
+    out.rank = inner.rank;
+    out.gpu = inner.gpu;
+    out.logHeader = inner.logHeader;
+    if (out.host.empty())
+        out.host = inner.host;
 }
 
 /// A kernel line inside an application log or job output, after the line's stamp: `kernel: msg`,

@@ -3,6 +3,7 @@
 // stamp, a platform's prefix or a quote), a grep hit with its file name, a kernel line quoted in a message.
 #pragma once
 
+#include "importers/format_prefix.h"
 #include "importers/line_format.h"
 
 #include <string_view>
@@ -14,6 +15,13 @@ namespace attrib::importers::detail {
 /// dmesg line (`[Mon Dec  1 10:11:12 2026] msg`, `[ 1234.567890] msg`). Makes `out` a kernel record (tag and forwarded
 /// uptime removed, as the syslog reader does); false when the text is none of these.
 bool takeKernelLine(ParsedLine& out);
+
+/// The message of a syslog or journal line from a program other than the kernel (`header` split from the line): the
+/// record keeps `tag[pid]: ` before the message so rules can tell programs apart; a tag with a process id is one
+/// stream of the host (its tracebacks are joined as in the program's own file), and the launcher prefixes and quote
+/// markers after the tag come off as they do on the program's own lines (`srun[4321]: 3: Killed`,
+/// `python3[1234]: [rank3]: ValueError: ...`), the tag staying before the rest (ParsedLine::programTag).
+void takeProgramMessage(const SyslogHeader& header, ParsedLine& out);
 
 /// A whole syslog daemon line behind a platform's prefix (`Dec  1 10:11:12 gpu-node-7 nvidia-persistenced[812]: msg`):
 /// a syslog record of the host it names, its `tag[pid]: msg` kept; false when the text is none.

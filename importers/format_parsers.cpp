@@ -121,7 +121,7 @@ public:
             }
             out.text = stripUptime(header.body);
         } else {
-            out.text = header.rest;
+            takeProgramMessage(header, out);
         }
         return true;
     }

@@ -358,6 +358,21 @@ void offerTime(ParsedLine& out, TimeNs time, TimeSource source)
     }
 }
 
+std::size_t programTagLength(std::string_view s)
+{
+    constexpr std::size_t MaxName = 64;
+    std::size_t pos = 0;
+    while (pos < s.size() && pos <= MaxName &&
+           (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '.' || s[pos] == '-'))
+        ++pos;
+    if (pos == 0 || pos > MaxName || !charAt(s, pos, '['))
+        return 0;
+    const std::size_t digits = ++pos;
+    while (pos < s.size() && engine::isDigit(s[pos]))
+        ++pos;
+    return pos > digits && s.substr(pos, 3) == "]: " ? pos + 3 : 0;
+}
+
 std::size_t rayPrefixLength(std::string_view s, std::string_view* ip)
 {
     // Ray's log monitor: `(pid=123) `, `(RayTrainWorker pid=123) `, `(TrainTrainable pid=123, ip=10.0.0.1) `.
@@ -430,6 +445,14 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
         // Stamps first: a collector stamp `2026-04-22T21:34:20 [3]` must not pass for an NCCL `host:pid:tid [dev]`.
         const std::string_view before = s;
         const unsigned mark = stripOnce(s, marks, years, out);
+        if (mark == 0 && (marks & LauncherMarks) != 0) {
+            // A quote marker behind a launcher's prefix: a paste quoted inside a container's or a rank's output
+            // (`trainer-1  | > TypeError: ...`), read as the line it quotes.
+            if (const std::string_view unquoted = stripQuoteMarkers(s); unquoted.size() != s.size()) {
+                s = unquoted;
+                continue;
+            }
+        }
         if ((mark & LauncherMarks) != 0) {
             // The prefix without the blanks after it: `[stderr] ` and `[stderr]` tag one stream.
             std::string_view prefix = before.substr(0, before.size() - s.size());

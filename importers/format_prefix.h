@@ -77,6 +77,10 @@ bool stripPdshHost(std::string_view& s, std::string_view& host);
 /// names (empty without one): the record's node.
 std::size_t rayPrefixLength(std::string_view s, std::string_view* ip = nullptr);
 
+/// Length of a syslog or journal program tag with its process id at the start of `s`, `python3[1234]: ` with its one
+/// space (`[\w.-]+\[\d+\]: `, the name at most 64 bytes); 0 when there is none.
+std::size_t programTagLength(std::string_view s);
+
 /// Container platforms' prefixes (format_containers.cpp); each strips its prefix from `s`: `kubectl logs --prefix`'s
 /// `[pod/name/container] `, Docker Compose's `vllm-1  | `, stern's `<pod> <container> ` (only a generated pod name).
 bool stripPod(std::string_view& s);
@@ -86,7 +90,8 @@ bool stripSternPod(std::string_view& s);
 /// What a container runtime's log file adds after its stamp: CRI's stream and full/partial tag (`stderr F `).
 bool stripCriStream(std::string_view& s);
 /// A stamp that a transport put before every line it carried, not the program: a CI runner's
-/// (`2024-05-01T10:00:00.1234567Z `: GitHub Actions' and Azure Pipelines' raw logs, seven fraction digits). The line
+/// (`2024-05-01T10:00:00.1234567Z `: GitHub Actions' and Azure Pipelines' raw logs, seven fraction digits; kubectl's
+/// `--timestamps`; Jenkins' timestamper; `aws logs tail` with its log stream's name, which is not a host). The line
 /// after it is what the program printed, sniffed and read as if the file held it alone; the stamp's time stands for a
 /// line that carries none. `length` covers the stamp and one blank. (CRI's stamp and stream tag stay with the line
 /// prefixes: stripAppPrefixes reads a syslog line behind them as the kernel or daemon line it is, with the platform's

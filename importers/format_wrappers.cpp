@@ -23,6 +23,26 @@ bool isCjkAt(std::string_view s, std::size_t i, std::size_t& length)
         (cp >= 0xFF00 && cp <= 0xFFEF);
 }
 
+/// `aws logs tail`'s log stream after its stamp (`2024-05-01T10:00:00.123000+00:00 job/algo-1-1714557491 msg`):
+/// Python's isoformat() of a UTC time (six fraction digits, none on a whole second) and a stream name with a `/` in it
+/// (SageMaker's `<job>/algo-N-<epoch>`, Batch's `<definition>/default/<id>`, ECS's `<prefix>/<container>/<task>`,
+/// Lambda's `2024/05/01/[$LATEST]<id>`). The stream's length, 0 when the line is not of that form.
+std::size_t cloudWatchStreamLength(std::string_view written, std::string_view rest)
+{
+    if (written.size() != 25 && written.size() != 32)
+        return 0;
+    if (written.substr(written.size() - 6) != "+00:00" || (written.size() == 32 && written[19] != '.'))
+        return 0;
+    const std::size_t end = rest.find(' ');
+    if (end == std::string_view::npos || end == 0 || end > 512)
+        return 0;
+    const std::string_view token = rest.substr(0, end);
+    const std::size_t slash = token.find('/');
+    if (slash == std::string_view::npos || slash == 0 || token.back() == '/' || token.back() == ':')
+        return 0;
+    return end;
+}
+
 }  // namespace
 
 /// What a container runtime's log file adds after its stamp: CRI's stream and full/partial tag, `stderr F ` (the
@@ -55,6 +75,10 @@ std::optional<StampMatch> transportStamp(std::string_view line)
         return std::nullopt;
     const std::string_view rest = line.substr(stamp->length + 1);
     const std::string_view written = line.substr(0, stamp->length);
+    if (const std::size_t stream = cloudWatchStreamLength(written, rest); stream > 0) {
+        stamp->length += 1 + stream + 1;
+        return stamp;
+    }
     // A transport's fraction: seven digits and `Z` (a CI runner: .NET's round-trip format), or eight or nine
     // (`kubectl logs --timestamps`: RFC 3339 with nanoseconds, trailing zeros dropped). Programs and syslog daemons
     // write three or six. CRI's stamp, followed by its stream tag, stays with the line prefixes.

@@ -97,6 +97,9 @@ struct ParsedLine {
     bool stamped = false;            ///< the line began with its format's stamp or header (false: a continuation line)
     bool indented = false;           ///< the message body after the stamp/header began with indentation (2+ blanks)
     std::string_view tag;  ///< syslog tag / RFC 5424 app-name (`kernel`, `systemd-networkd[2385]`), may be empty
+    /// A syslog program tag with its separator (`python3[1234]: `) that the record's text keeps before `text`: the
+    /// launcher prefixes between the two were taken off (takeProgramMessage). Empty when `text` holds the tag itself.
+    std::string_view programTag;
     /// The line's own collector kind where it is not the file's (a kernel line pasted into an application log);
     /// Unknown: the file's.
     engine::SourceKind kind = engine::SourceKind::Unknown;

@@ -279,7 +279,16 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
             stats.stopped = true;
         return stats;
     }
-    StampedJoiner joiner(options, sink, stats, sniffed.format == Format::Rfc3164 || sniffed.format == Format::DmesgT);
+    // A program's own lines in a syslog or journal (a stream of their program tag, see SyslogParser) are its output as
+    // an application file holds it: its tracebacks are joined as there, with the tag on each line looked past.
+    TracebackJoiner tracebacks(options, stats);
+    const RecordSink traced = [&](Record& rec) {
+        bool emit = true;
+        if (rec.stream != 0 && !tracebacks.offer(rec, sink, emit))
+            return false;
+        return !emit || sink(rec);
+    };
+    StampedJoiner joiner(options, traced, stats, sniffed.format == Format::Rfc3164 || sniffed.format == Format::DmesgT);
     const bool joins = isStampedFormat(sniffed.format);
     Record line;
     bool ok = true;
@@ -298,7 +307,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
         ok = joiner.add(raw, parsed, clean);
         return ok;
     });
-    if (ok && !joiner.flush())
+    if (ok && (!joiner.flush() || !tracebacks.flushAll(sink)))
         stats.stopped = true;
     return stats;
 }

@@ -153,7 +153,8 @@ void fillRecord(Record& r, const RawLine& raw, const ParsedLine& parsed)
     r.gpu = parsed.gpu;
     r.stream = parsed.stream;
     r.logHeader = parsed.logHeader;
-    r.text.assign(parsed.text.data(), parsed.text.size());  // reuses the buffer: no allocation per line
+    r.text.assign(parsed.programTag.data(), parsed.programTag.size());  // reuses the buffer: no allocation per line
+    r.text.append(parsed.text.data(), parsed.text.size());
     if (r.text.find("**") != std::string::npos)
         stripMarkdownStrong(r.text);  // a line pasted into a ticket
     if (r.text.find("](http") != std::string::npos)
@@ -256,7 +257,9 @@ bool StampedJoiner::continues(const ParsedLine& parsed) const
         sameStamp = sameStamp && parsed.uptime == m_pending.uptime;  // forwarded printk stamps are precise
     if (!sameStamp)
         return false;
-    return parsed.indented || continuesNvrmSentence(m_pending.text, parsed.text);
+    // A program's own lines (a stream of their tag) are joined as its output is: by the traceback joiner, not by
+    // indentation (a journal holds every line a program wrote as an entry of its own).
+    return (parsed.indented && parsed.stream == 0) || continuesNvrmSentence(m_pending.text, parsed.text);
 }
 
 std::string joinMessageLines(std::string_view message, std::size_t cap)

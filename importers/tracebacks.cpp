@@ -28,11 +28,19 @@ bool isLogLevel(std::string_view word)
     return std::find(std::begin(LogLevels), std::end(LogLevels), word) != std::end(LogLevels);
 }
 
-/// The text of a line after a Ray worker's prefix. Application lines lose the prefix with the other launcher
-/// prefixes; a syslog or journal message keeps it behind its program tag, so the joiner still looks past it here.
+/// The prefix a line carries in its text that the joiner looks past: a Ray worker's (application lines lose it with
+/// the other launcher prefixes; a syslog or journal message keeps it behind its program tag), or a syslog or journal
+/// message's own program tag `python3[1234]: ` (each line of a traceback an application wrote to the journal carries
+/// it; rules look past it as they look past Ray's).
+std::size_t carriedPrefixLength(std::string_view text)
+{
+    const std::size_t ray = rayPrefixLength(text);
+    return ray > 0 ? ray : programTagLength(text);
+}
+
 std::string_view bodyOf(std::string_view text)
 {
-    return text.substr(rayPrefixLength(text));
+    return text.substr(carriedPrefixLength(text));
 }
 
 /// `[A-Za-z_][\w.]*` at the start of `s`: its length, 0 when there is none.
@@ -242,7 +250,7 @@ std::size_t relayHeaderLength(std::string_view body)
 
 void TracebackJoiner::stripRelayHeader(Record& rec)
 {
-    const std::size_t ray = rayPrefixLength(rec.text);
+    const std::size_t ray = carriedPrefixLength(rec.text);
     const std::string_view body = std::string_view(rec.text).substr(ray);
     std::size_t cut = 0;
     if (const auto it = m_relay.find(rec.stream); it != m_relay.end() && hasShape(body, it->second)) {

@@ -44,6 +44,39 @@ private Q_SLOTS:
         QCOMPARE(jenkins->length, std::size_t(27));
         QCOMPARE(jenkins->time, engine::makeTime(2024, 5, 1, 10, 0, 0) + 123000000);
         QVERIFY(!detail::transportStamp("[2024-05-01T10:00:00.123+02:00] INFO start"));
+        // `aws logs tail`: isoformat() in UTC and the log stream's name (it holds a `/`), both the transport's.
+        const auto tail =
+            detail::transportStamp("2024-05-01T10:00:00.007000+00:00 llama-ft-2024-05-01/algo-1-1714557491 "
+                                   "RuntimeError: Address already in use");
+        QVERIFY(tail);
+        QCOMPARE(tail->length, std::size_t(71));
+        QVERIFY(detail::transportStamp("2024-05-01T10:00:00+00:00 batch-def/default/0a1b2c Killed"));
+        QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.007000+00:00 gpu-node-3 kernel: NVRM: Xid 79"));
+        QVERIFY(!detail::transportStamp("2024-05-01T10:00:00.007000+02:00 job/algo-1 Killed"));
+    }
+
+    void cloudWatchStreamIsNoHost()
+    {
+        const auto read = tests::readAll(
+            "2024-05-01T10:00:00.007000+00:00 llama-ft/algo-1-1714557491 Traceback (most recent call last):\n"
+            "2024-05-01T10:00:00.014000+00:00 llama-ft/algo-1-1714557491   File \"train.py\", line 3, in <module>\n"
+            "2024-05-01T10:00:00.021000+00:00 llama-ft/algo-1-1714557491 RuntimeError: Address already in use\n",
+            "cloudwatch.txt");
+        QCOMPARE(read.records.size(), std::size_t(1));
+        QCOMPARE(read.records[0].text, std::string("RuntimeError: Address already in use"));
+        QVERIFY2(read.records[0].host.empty(), read.records[0].host.c_str());
+    }
+
+    void quoteMarkerBehindALauncherPrefix()
+    {
+        // A quoted paste inside a rank's or a container's output reads as the line it quotes.
+        const auto read = tests::readAll("[rank3]: > TypeError: output tensor must have the same type as input tensor\n"
+                                         "trainer-1  | > RuntimeError: CUDA error: an illegal memory access\n",
+                                         "trl_sft.log");
+        QCOMPARE(read.records.size(), std::size_t(2));
+        QCOMPARE(read.records[0].text, std::string("TypeError: output tensor must have the same type as input tensor"));
+        QCOMPARE(read.records[0].rank, 3);
+        QCOMPARE(read.records[1].text, std::string("RuntimeError: CUDA error: an illegal memory access"));
     }
 
     void podStampLeavesNoHost()
@@ -109,15 +142,55 @@ private Q_SLOTS:
         QCOMPARE(r.records[3].text, std::string("+ python train.py"));  // a shell trace stays
     }
 
-    void journalContinuationsDoNotRepeatTheTag()
+    void journalLinesOfAProgramAreItsOutput()
     {
+        // A program's stdout in the journal is one entry per line: an indented line is its own line, as in the
+        // program's own file, not a continuation with the tag repeated inside.
         const std::string text =
             "May 01 10:00:05 host-a python3[1234]: Collecting gradients: 100%\n"
             "May 01 10:00:05 host-a python3[1234]:     Watchdog caught collective operation timeout\n";
         const auto r = tests::readAll(text, "journal.txt");
-        QCOMPARE(r.records.size(), std::size_t(1));
-        QVERIFY2(r.records[0].text.find("python3[1234]:", 10) == std::string::npos, r.records[0].text.c_str());
-        QVERIFY(r.records[0].text.find("100% Watchdog caught") != std::string::npos);
+        QCOMPARE(r.records.size(), std::size_t(2));
+        QCOMPARE(r.records[1].text, std::string("python3[1234]:     Watchdog caught collective operation timeout"));
+        QCOMPARE(r.records[1].host, std::string("host-a"));
+    }
+
+    void journalTracebackIsJoinedPerProcess()
+    {
+        // A traceback under the program's tag becomes the record of its exception line, as in an application file;
+        // another process' line between its frames stays its own record.
+        const std::string text =
+            "May 01 10:00:00 host-a python3[1234]: Traceback (most recent call last):\n"
+            "May 01 10:00:00 host-a python3[1234]:   File \"train.py\", line 39, in <module>\n"
+            "May 01 10:00:00 host-a sshd[99]: Accepted publickey for ops\n"
+            "May 01 10:00:00 host-a python3[1234]:     booster = Booster(params=params)\n"
+            "May 01 10:00:00 host-a python3[1234]: lightgbm.basic.LightGBMError: [CUDA] invalid argument\n"
+            "May 01 10:00:01 host-a kernel: NVRM: Xid (PCI:0000:3b:00): 13, Graphics Exception\n";
+        const auto r = tests::readAll(text, "journal.txt");
+        QCOMPARE(r.records.size(), std::size_t(3));
+        const auto* exception =
+            tests::findText(r.records, "python3[1234]: lightgbm.basic.LightGBMError: [CUDA] invalid argument");
+        QVERIFY(exception);
+        QCOMPARE(exception->line, std::uint64_t(1));
+        QVERIFY2(exception->text.find("Traceback") == std::string::npos, exception->text.c_str());
+        QVERIFY(tests::findText(r.records, "sshd[99]: Accepted publickey"));
+        QVERIFY(tests::findText(r.records, "NVRM: Xid"));
+    }
+
+    void journalLauncherPrefixesComeOffBehindTheTag()
+    {
+        // srun's task label and PyTorch's rank prefix behind the program's tag come off as on the program's own
+        // lines; the tag stays before the message.
+        const std::string text = "May 01 10:00:04 gpu-node-07 srun[4321]: 3: Killed\n"
+                                 "May 01 10:00:05 gpu-node-07 python[2841]: [rank5]: ValueError: expected a non-empty "
+                                 "list of Tensors\n";
+        const auto r = tests::readAll(text, "journal.txt");
+        QCOMPARE(r.records.size(), std::size_t(2));
+        QCOMPARE(r.records[0].text, std::string("srun[4321]: Killed"));
+        QCOMPARE(r.records[0].rank, 3);
+        QCOMPARE(r.records[1].text, std::string("python[2841]: ValueError: expected a non-empty list of Tensors"));
+        QCOMPARE(r.records[1].rank, 5);
+        QCOMPARE(r.records[1].host, std::string("gpu-node-07"));
     }
 
     void kernelTagRightBeforeItsUptime()
