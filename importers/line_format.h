@@ -62,7 +62,7 @@ constexpr bool readsLineByLine(Format f)
 }
 
 /// A column a viewer or a tool put before every line (line_gutter.h).
-enum class LineColumn : std::uint8_t { None, Numbers, Compose };
+enum class LineColumn : std::uint8_t { None, Numbers, Compose, Stern };
 
 /// What sniffing decided about a file.
 struct Sniffed {

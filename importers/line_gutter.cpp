@@ -114,7 +114,62 @@ std::size_t composeColumnOf(std::string_view line, std::size_t& bar)
     return line[bar + 1] == ' ' ? bar + 2 : 0;
 }
 
+std::size_t sternColumnOf(std::string_view line)
+{
+    const auto label = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
+    std::size_t pod = 0;
+    bool hyphen = false;
+    while (pod < line.size() && pod <= MaxComposeName && (label(line[pod]) || line[pod] == '.')) {
+        hyphen = hyphen || line[pod] == '-';
+        ++pod;
+    }
+    if (pod == 0 || !hyphen || pod > MaxComposeName || pod >= line.size() || line[pod] != ' ' || line[0] == '-' ||
+        line[pod - 1] == '-')
+        return 0;
+    std::size_t end = pod + 1;
+    while (end < line.size() && end - pod <= 64 && label(line[end]))
+        ++end;
+    if (end == pod + 1 || end - pod > 64 || end >= line.size() || line[end] != ' ' || line[pod + 1] == '-' ||
+        line[end - 1] == '-')
+        return 0;
+    return end + 1;
+}
+
 namespace {
+
+bool hasSternColumn(std::string_view head)
+{
+    std::size_t lines = 0;
+    std::size_t column = 0;
+    std::set<std::string_view> pairs;
+    for (const std::string_view line : headLines(head, GutterLines)) {
+        if (line.find_first_not_of(" \t") == std::string_view::npos)
+            continue;
+        ++lines;
+        if (const std::size_t length = sternColumnOf(line); length > 0) {
+            ++column;
+            pairs.insert(line.substr(0, length));
+        }
+    }
+    // A pod's few containers (a stern of several pods names each); prose never opens nine lines in ten with the same
+    // two lower-case words. A short excerpt counts when its every line names one replica's pod (`...-worker-0`) and
+    // goes on like a log line.
+    if (column >= 4 && column * 10 >= lines * 9 && pairs.size() * 2 <= column)
+        return true;
+    if (lines == 0 || lines >= 4 || column != lines || pairs.size() != 1)
+        return false;
+    const std::string_view pair = *pairs.begin();
+    const std::string_view pod = pair.substr(0, pair.find(' '));
+    const std::size_t dash = pod.find_last_of('-');
+    if (dash + 1 >= pod.size() || pod.find_first_not_of("0123456789", dash + 1) != std::string_view::npos)
+        return false;
+    for (const std::string_view line : headLines(head, GutterLines)) {
+        const char c = line.size() > pair.size() ? line[pair.size()] : ' ';
+        if (!std::isupper(static_cast<unsigned char>(c)) && c != '[' && c != '(')
+            return false;
+    }
+    return true;
+}
 
 bool hasComposeColumn(std::string_view head)
 {
@@ -149,7 +204,9 @@ LineColumn lineColumnOf(std::string_view head)
 {
     if (hasLineNumberGutter(head))
         return LineColumn::Numbers;
-    return hasComposeColumn(head) ? LineColumn::Compose : LineColumn::None;
+    if (hasComposeColumn(head))
+        return LineColumn::Compose;
+    return hasSternColumn(head) ? LineColumn::Stern : LineColumn::None;
 }
 
 std::size_t columnLength(std::string_view line, LineColumn column)
@@ -158,6 +215,7 @@ std::size_t columnLength(std::string_view line, LineColumn column)
     switch (column) {
     case LineColumn::Numbers: return gutterOf(line).length;
     case LineColumn::Compose: return composeColumnOf(line, bar);
+    case LineColumn::Stern: return sternColumnOf(line);
     case LineColumn::None: break;
     }
     return 0;

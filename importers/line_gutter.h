@@ -38,9 +38,16 @@ std::vector<std::string_view> headLines(std::string_view head, std::size_t limit
 /// column of the bar.
 std::size_t composeColumnOf(std::string_view line, std::size_t& bar);
 
-/// The column nearly every line of `head` carries: line numbers (hasLineNumberGutter), or a Compose service column
+/// stern's `<pod> <container> ` before a pod's line (`{{.PodName}} {{.ContainerName}} {{.Message}}`, stern cmd/cmd.go
+/// at v1.34.0, colours gone): a pod name (DNS labels with a `-` in it: `llama-ft-worker-0`), a container name (one
+/// label), each followed by one blank. Its length, 0 when the line does not open so.
+std::size_t sternColumnOf(std::string_view line);
+
+/// The column nearly every line of `head` carries: line numbers (hasLineNumberGutter), a Compose service column
 /// (nine in ten non-empty lines, at least 4, with the bar at one column and few names: a table's first column names
-/// a different thing on every row; or a short excerpt whose every line names a replica, `trainer-1  | `).
+/// a different thing on every row; or a short excerpt whose every line names a replica, `trainer-1  | `), or stern's
+/// pod and container (nine in ten non-empty lines, at least 4, at most one pair in two lines: any pod name, where the
+/// per-line reading takes only a generated one).
 LineColumn lineColumnOf(std::string_view head);
 
 /// The length of `column` at the start of `line` (0 when the line lacks it).

@@ -92,6 +92,18 @@ namespace detail {
 
 namespace {
 
+/// The coverage note for a column taken off every line.
+std::string columnNote(LineColumn column)
+{
+    switch (column) {
+    case LineColumn::Numbers: return "line numbers before the lines (a viewer's or editor's copy) taken off";
+    case LineColumn::Compose: return "Docker Compose's service column before the lines taken off";
+    case LineColumn::Stern: return "stern's pod and container names before the lines taken off";
+    case LineColumn::None: break;
+    }
+    return {};
+}
+
 /// The UTF-8 of a box-drawing character (U+2500-U+257F: `│`, `╰`, `─`, `┃`), as Rich panels and tables draw them.
 bool isBoxDrawing(std::string_view s)
 {
@@ -203,10 +215,7 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
                 if (const std::size_t column = columnLength(clean, options.column); column > 0) {
                     clean.remove_prefix(column);
                     if (++stats.uncolumned == 1)
-                        stats.note(raw.number,
-                                   options.column == LineColumn::Numbers
-                                       ? "line numbers before the lines (a viewer's or editor's copy) taken off"
-                                       : "Docker Compose's service column before the lines taken off");
+                        stats.note(raw.number, columnNote(options.column));
                 }
             }
             if (!isValidUtf8(clean) && ++stats.invalidUtf8 == 1)

@@ -101,6 +101,30 @@ private Q_SLOTS:
         QCOMPARE(excerpt.sniffed.column, LineColumn::Compose);
     }
 
+    void sternColumnIsTakenOff()
+    {
+        QCOMPARE(detail::sternColumnOf("llama-ft-worker-0 pytorch TypeError: x"), std::size_t(26));
+        QCOMPARE(detail::sternColumnOf("worker pytorch TypeError: x"), std::size_t(0));  // no `-` in the pod
+        QCOMPARE(detail::sternColumnOf("llama-ft-worker-0 PyTorch TypeError: x"), std::size_t(0));
+        // A PyTorchJob's worker (no generated suffix) with two containers: its traceback read as the pod printed it.
+        std::string text = "llama-ft-worker-0 init-data Downloading shards\n"
+                           "llama-ft-worker-0 pytorch Traceback (most recent call last):\n"
+                           "llama-ft-worker-0 pytorch   File \"train.py\", line 12, in <module>\n"
+                           "llama-ft-worker-0 pytorch     main()\n"
+                           "llama-ft-worker-0 pytorch RuntimeError: Address already in use\n";
+        const auto r = tests::readAll(text, "stern.log");
+        QCOMPARE(r.sniffed.column, LineColumn::Stern);
+        QVERIFY(tests::findText(r.records, "RuntimeError: Address already in use"));
+        // A one-line excerpt of a replica's pod; a sentence that happens to open with a hyphenated word stays.
+        QCOMPARE(detail::lineColumnOf("llama-ft-worker-0 pytorch TypeError: unsupported format string\n"),
+                 LineColumn::Stern);
+        QCOMPARE(detail::lineColumnOf("pre-training failed because the node rebooted\n"), LineColumn::None);
+        std::string prose;
+        for (int i = 0; i < 6; ++i)
+            prose += "step-" + std::to_string(i) + " done loss " + std::to_string(i) + "\n";
+        QCOMPARE(detail::lineColumnOf(prose), LineColumn::None);  // a different pair on every line
+    }
+
     void tableFirstColumnIsNoCompose()
     {
         // An HCA listing names a different device on every row: its first column stays.
