@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <span>
@@ -253,6 +254,24 @@ bool splitEscapedLines(std::string_view line, std::vector<std::string>& pieces)
         pieces.push_back(piece);
     }
     return true;
+}
+
+std::string_view stripNativeCommandPrefix(std::string_view line)
+{
+    static constexpr std::array<std::string_view, 10> tools = {"python",    "python3", "py",   "torchrun", "accelerate",
+                                                               "deepspeed", "pip",     "pip3", "conda",    "uv"};
+    const std::size_t sep = line.find(" : ");
+    if (sep == std::string_view::npos || sep == 0 || sep > 64)
+        return line;
+    const std::string_view command = line.substr(0, sep);
+    if (!std::all_of(command.begin(), command.end(), [](char c) {
+            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+        }))
+        return line;
+    const bool exe = command.size() > 4 && command.substr(command.size() - 4) == ".exe";
+    if (!exe && std::find(tools.begin(), tools.end(), command) == tools.end())
+        return line;
+    return line.substr(sep + 3);
 }
 
 }  // namespace attrib::importers::detail

@@ -22,6 +22,13 @@ void stripMarkdownStrong(std::string& text);
 /// another address is the poster's own and stays.
 void stripMarkdownAutolinks(std::string& text);
 
+/// The line a native program wrote to stderr when Windows PowerShell 5.1 wrapped it as an error record
+/// (`python : Traceback (most recent call last):`, `python.exe : [rank0]: RuntimeError: ...`, before its `At line:1
+/// char:1` and `+ FullyQualifiedErrorId : NativeCommandError` lines): without the `<command> : ` PowerShell put
+/// before it. Only a program's `.exe` name or the name of a Python, launcher or package tool a job is run with counts
+/// (`python`, `python3`, `py`, `torchrun`, `accelerate`, `deepspeed`, `pip`, `conda`, `uv`); `line` itself otherwise.
+std::string_view stripNativeCommandPrefix(std::string_view line);
+
 /// `line` as the program wrote it when a web page, a chat client or a word processor retyped it on the way into a
 /// ticket: no-break, narrow and other Unicode spaces as a space, zero-width characters and byte-order marks
 /// dropped, curly quotes and primes as ' and ", hyphen and en-dash forms and the minus sign as -, an ellipsis as

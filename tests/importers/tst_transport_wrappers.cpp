@@ -67,6 +67,27 @@ private Q_SLOTS:
         QVERIFY2(read.records[0].host.empty(), read.records[0].host.c_str());
     }
 
+    void powerShellNativeCommandError()
+    {
+        // Windows PowerShell 5.1 wraps a native program's first stderr line as an error record.
+        const auto read = tests::readAll("python : Traceback (most recent call last):\n"
+                                         "At line:1 char:1\n"
+                                         "+ python train.py 2>&1 | Tee-Object train.log\n"
+                                         "+ ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                                         "    + CategoryInfo          : NotSpecified: (Traceback (most recent call "
+                                         "last)::String) [], RemoteException\n"
+                                         "    + FullyQualifiedErrorId : NativeCommandError\n"
+                                         "  File \"train.py\", line 3, in <module>\n"
+                                         "    main()\n"
+                                         "AttributeError: 'NoneType' object has no attribute 'is_failed'\n",
+                                         "torchrun.log");
+        QVERIFY(tests::findText(read.records, "AttributeError: 'NoneType' object has no attribute 'is_failed'"));
+        QCOMPARE(detail::stripNativeCommandPrefix("python.exe : [rank0]: RuntimeError: x"),
+                 std::string_view("[rank0]: RuntimeError: x"));
+        QCOMPARE(detail::stripNativeCommandPrefix("Note : the run ended"), std::string_view("Note : the run ended"));
+        QCOMPARE(detail::stripNativeCommandPrefix("loss : 0.25"), std::string_view("loss : 0.25"));
+    }
+
     void quoteMarkerBehindALauncherPrefix()
     {
         // A quoted paste inside a rank's or a container's output reads as the line it quotes.
