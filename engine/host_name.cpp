@@ -58,6 +58,14 @@ bool isRedactedHost(std::string_view host)
 {
     if (host.find_first_of("<>{}*") != std::string_view::npos)
         return true;
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
+        // `[HOST]`, `[node]`: a template's variable in brackets, in any case.
+        const std::string_view inner = host.substr(1, host.size() - 2);
+        for (const std::string_view word : {"host", "node", "ip", "addr", "address", "server", "hostname", "nodename"})
+            if (lowerEquals(inner, word))
+                return true;
+        return inner.empty() || isRedactedHost(inner);
+    }
     if (!host.empty() && host.find_first_not_of(".\xe2\x80\xa6") == std::string_view::npos)
         return true;  // `...` or `\u2026` where the name was cut out
     std::size_t run = 0;
@@ -69,16 +77,20 @@ bool isRedactedHost(std::string_view host)
     // Split at `-`, `.` and `_`: a part of only x (two or more) or a placeholder word, and no part with a digit.
     const bool capitals = allCapitals(host);
     bool masked = false;
+    bool allX = true;  // every part the letter x (`x.x.x.x`, `x-x`): an address or name masked letter by letter
+    std::size_t parts = 0;
     for (std::size_t start = 0; start <= host.size();) {
         const std::size_t end = std::min(host.find_first_of("-._", start), host.size());
         const std::string_view part = host.substr(start, end - start);
         if (part.find_first_of("0123456789") != std::string_view::npos)
             return false;
-        masked = masked || (part.size() >= 2 && part.find_first_not_of("xX") == std::string_view::npos) ||
-            isPlaceholderWord(part) || (capitals && isVariableWord(part));
+        const bool onlyX = !part.empty() && part.find_first_not_of("xX") == std::string_view::npos;
+        allX = allX && onlyX;
+        ++parts;
+        masked = masked || (part.size() >= 2 && onlyX) || isPlaceholderWord(part) || (capitals && isVariableWord(part));
         start = end + 1;
     }
-    return masked;
+    return masked || (allX && parts >= 2);
 }
 
 namespace {

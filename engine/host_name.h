@@ -15,9 +15,10 @@ namespace attrib::engine {
 /// nor is a bare number (`222`: a shifted header field, not a host).
 std::string shortHost(std::string_view host);
 
-/// A poster's redaction in place of a host name or address: brackets or stars, which no host name holds; the
-/// letter x three or more times in a row, in any case; dots alone (`...`); or, where no part (split at `-`, `.`,
-/// `_`) holds a digit, a part of only x (`ip-xx-xx-x-xx`, `xx.xx.xx.xx`) or a placeholder word (`HOSTNAME`,
+/// A poster's redaction in place of a host name or address: angle or curly brackets or stars, which no host name
+/// holds; a template's variable in square brackets (`[HOST]`, `[node]`); the letter x three or more times in a row,
+/// in any case; dots alone (`...`); or, where no part (split at `-`, `.`, `_`) holds a digit, a part of only x
+/// (`ip-xx-xx-x-xx`, `xx.xx.xx.xx`), every part a single x (`x.x.x.x`) or a placeholder word (`HOSTNAME`,
 /// `gpu-REDACTED`, `PRIVATE_IP`). Such a line names no node: every redacted line of a bundle would otherwise
 /// name one made-up node, and the verdict blame it.
 bool isRedactedHost(std::string_view host);

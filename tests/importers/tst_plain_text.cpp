@@ -454,7 +454,7 @@ void TestPlainText::nodeNamedByLine()
     QCOMPARE(shortHost("-worker-1"), std::string());  // the tail of a truncated name is no node
     for (const char* placeholder :
          {"<cluster_name>", "{hostname}", "***", "node-xxx", "XxX.example.com", "ip-xx-xx-x-xx", "gpu-REDACTED",
-          "HOSTNAME", "hostname", "PRIVATE_IP", "MASTER_ADDR", "...", "xx.xx.xx.xx"})
+          "HOSTNAME", "hostname", "PRIVATE_IP", "MASTER_ADDR", "...", "xx.xx.xx.xx", "x.x.x.x", "[HOST]", "[node]"})
         QCOMPARE(shortHost(placeholder), std::string());  // a poster's redaction names no node
     for (const char* name : {"login-node", "head-node", "DESKTOP-QWERTY", "host", "NODE7", "hostname-1"})
         QVERIFY(!shortHost(name).empty());  // words that only look like placeholders are real names
