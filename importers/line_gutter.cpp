@@ -137,13 +137,30 @@ std::size_t sternColumnOf(std::string_view line)
 
 namespace {
 
+/// A line a poster put where they cut lines out (`...`, `[...]`, `<snip>`): no line of the tool, so no line a column
+/// check counts. A UTF-8 byte-order mark before a file's first line is not part of it either.
+bool isSnipOrBlank(std::string_view& line)
+{
+    if (line.substr(0, 3) == "\xEF\xBB\xBF")
+        line.remove_prefix(3);
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos)
+        return true;
+    const std::string_view trimmed = line.substr(first, line.find_last_not_of(" \t") + 1 - first);
+    for (const std::string_view snip : {"...", "\xE2\x80\xA6", "[...]", "[\xE2\x80\xA6]", "(...)", "<...>", "<snip>",
+                                        "[snip]", "...snip...", "[ ... ]"})
+        if (trimmed == snip)
+            return true;
+    return false;
+}
+
 bool hasSternColumn(std::string_view head)
 {
     std::size_t lines = 0;
     std::size_t column = 0;
     std::set<std::string_view> pairs;
-    for (const std::string_view line : headLines(head, GutterLines)) {
-        if (line.find_first_not_of(" \t") == std::string_view::npos)
+    for (std::string_view line : headLines(head, GutterLines)) {
+        if (isSnipOrBlank(line))
             continue;
         ++lines;
         if (const std::size_t length = sternColumnOf(line); length > 0) {
@@ -163,7 +180,9 @@ bool hasSternColumn(std::string_view head)
     const std::size_t dash = pod.find_last_of('-');
     if (dash + 1 >= pod.size() || pod.find_first_not_of("0123456789", dash + 1) != std::string_view::npos)
         return false;
-    for (const std::string_view line : headLines(head, GutterLines)) {
+    for (std::string_view line : headLines(head, GutterLines)) {
+        if (isSnipOrBlank(line))
+            continue;
         const char c = line.size() > pair.size() ? line[pair.size()] : ' ';
         if (!std::isupper(static_cast<unsigned char>(c)) && c != '[' && c != '(')
             return false;
@@ -177,8 +196,8 @@ bool hasComposeColumn(std::string_view head)
     std::size_t replicas = 0;                 // lines whose container name ends in its replica number (`trainer-1`)
     std::map<std::size_t, std::size_t> bars;  // bar column -> lines
     std::set<std::string_view> names;
-    for (const std::string_view line : headLines(head, GutterLines)) {
-        if (line.find_first_not_of(" \t") == std::string_view::npos)
+    for (std::string_view line : headLines(head, GutterLines)) {
+        if (isSnipOrBlank(line))
             continue;
         ++lines;
         std::size_t bar = 0;
@@ -211,6 +230,10 @@ LineColumn lineColumnOf(std::string_view head)
 
 std::size_t columnLength(std::string_view line, LineColumn column)
 {
+    if (column != LineColumn::None && line.substr(0, 3) == "\xEF\xBB\xBF") {
+        const std::size_t inner = columnLength(line.substr(3), column);
+        return inner > 0 ? inner + 3 : 0;  // a file's byte-order mark goes with the column before its first line
+    }
     std::size_t bar = 0;
     switch (column) {
     case LineColumn::Numbers: return gutterOf(line).length;
