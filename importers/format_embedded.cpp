@@ -60,7 +60,14 @@ void takeProgramMessage(const SyslogHeader& header, ParsedLine& out)
             stream = (stream ^ static_cast<unsigned char>(c)) * 1099511628211ull;
     YearTracker years(0);  // a stamp inside the message does not stand for the record's
     ParsedLine inner;
-    stripAppPrefixes(header.body, years, inner);
+    const unsigned marks = stripAppPrefixes(header.body, years, inner);
+    // Only prefixes of a fixed form come off: a daemon's own words may look like a free-form one (multipathd's
+    // `3600601...: remaining active paths: 0` is a map, not a pdsh host; a bracketed word is no logger's name).
+    constexpr unsigned FreeForm = MarkPdsh | MarkProse | MarkTag;
+    if ((marks & FreeForm) != 0) {
+        out.stream = stream | 1;
+        return;
+    }
     out.stream = (stream ^ inner.stream) | 1;  // never 0: the tag alone makes a stream
     if (inner.text.size() == header.body.size())
         return;

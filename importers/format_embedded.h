@@ -18,9 +18,11 @@ bool takeKernelLine(ParsedLine& out);
 
 /// The message of a syslog or journal line from a program other than the kernel (`header` split from the line): the
 /// record keeps `tag[pid]: ` before the message so rules can tell programs apart; a tag with a process id is one
-/// stream of the host (its tracebacks are joined as in the program's own file), and the launcher prefixes and quote
+/// stream of the host (its tracebacks are joined as in the program's own file), and a launcher's prefixes and quote
 /// markers after the tag come off as they do on the program's own lines (`srun[4321]: 3: Killed`,
-/// `python3[1234]: [rank3]: ValueError: ...`), the tag staying before the rest (ParsedLine::programTag).
+/// `python3[1234]: [rank3]: ValueError: ...`), the tag staying before the rest (ParsedLine::programTag). A message
+/// that opens with a free-form prefix (a pdsh `name: `, a bracketed logger name, a poster's prose) keeps its text
+/// whole.
 void takeProgramMessage(const SyslogHeader& header, ParsedLine& out);
 
 /// A whole syslog daemon line behind a platform's prefix (`Dec  1 10:11:12 gpu-node-7 nvidia-persistenced[812]: msg`):

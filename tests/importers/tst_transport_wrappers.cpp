@@ -212,6 +212,15 @@ private Q_SLOTS:
         QCOMPARE(r.records[1].text, std::string("python[2841]: ValueError: expected a non-empty list of Tensors"));
         QCOMPARE(r.records[1].rank, 5);
         QCOMPARE(r.records[1].host, std::string("gpu-node-07"));
+        // A daemon's own words that look like another prefix stay (a multipath map is no pdsh host).
+        const auto daemon =
+            tests::readAll("Mar 03 17:12:44 e11drzwk02 multipathd[1042]: 360060160e1714c005e723e6089be39bd: remaining "
+                           "active paths: 0\n",
+                           "messages");
+        QCOMPARE(daemon.records.size(), std::size_t(1));
+        QCOMPARE(daemon.records[0].text,
+                 std::string("multipathd[1042]: 360060160e1714c005e723e6089be39bd: remaining active paths: 0"));
+        QCOMPARE(daemon.records[0].host, std::string("e11drzwk02"));
     }
 
     void kernelTagRightBeforeItsUptime()
