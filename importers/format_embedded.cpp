@@ -54,10 +54,9 @@ void takeProgramMessage(const SyslogHeader& header, ParsedLine& out)
     out.text = header.rest;
     if (header.tag.empty() || header.tag.back() != ']' || header.rest.size() < header.body.size())
         return;
-    std::uint64_t stream = 14695981039346656037ull;  // FNV-1a over host, a separator and tag
-    for (const std::string_view part : {out.host, std::string_view("\0", 1), header.tag})
-        for (const char c : part)
-            stream = (stream ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    std::uint64_t stream = 0;  // the host and the tag, as a launcher's prefixes make a stream
+    hashStreamPart(stream, out.host);
+    hashStreamPart(stream, header.tag);
     YearTracker years(0);  // a stamp inside the message does not stand for the record's
     ParsedLine inner;
     const unsigned marks = stripAppPrefixes(header.body, years, inner);
@@ -65,10 +64,10 @@ void takeProgramMessage(const SyslogHeader& header, ParsedLine& out)
     // `3600601...: remaining active paths: 0` is a map, not a pdsh host; a bracketed word is no logger's name).
     constexpr unsigned FreeForm = MarkPdsh | MarkProse | MarkTag;
     if ((marks & FreeForm) != 0) {
-        out.stream = stream | 1;
+        out.stream = stream;
         return;
     }
-    out.stream = (stream ^ inner.stream) | 1;  // never 0: the tag alone makes a stream
+    out.stream = inner.stream == 0 ? stream : (stream ^ inner.stream) | 1;  // never 0: the tag alone makes one
     if (inner.text.size() == header.body.size())
         return;
     out.programTag = header.rest.substr(0, header.rest.size() - header.body.size());

@@ -416,10 +416,7 @@ std::size_t rayPrefixLength(std::string_view s, std::string_view* ip)
     return length;
 }
 
-namespace {
-
-/// FNV-1a over a launcher prefix (blanks around it dropped: srun pads its labels), folded into `hash`.
-void hashPrefix(std::uint64_t& hash, std::string_view prefix)
+void hashStreamPart(std::uint64_t& hash, std::string_view prefix)
 {
     const std::size_t first = prefix.find_first_not_of(' ');
     const std::size_t last = prefix.find_last_not_of(' ');
@@ -431,6 +428,8 @@ void hashPrefix(std::uint64_t& hash, std::string_view prefix)
         hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
     hash = (hash ^ 0xffu) * 1099511628211ull;  // a separator, so that two prefixes never read as one
 }
+
+namespace {
 
 constexpr unsigned LauncherMarks = MarkRank | MarkMpi | MarkLabel | MarkRole | MarkPod | MarkHost | MarkPdsh;
 
@@ -458,7 +457,7 @@ unsigned stripAppPrefixes(std::string_view line, YearTracker& years, ParsedLine&
             std::string_view prefix = before.substr(0, before.size() - s.size());
             while (!prefix.empty() && (prefix.back() == ' ' || prefix.back() == '\t'))
                 prefix.remove_suffix(1);
-            hashPrefix(stream, prefix);
+            hashStreamPart(stream, prefix);
         }
         if (mark == 0) {
             const std::string_view pdsh = (marks & MarkPdsh) != 0 ? out.host : std::string_view();

@@ -77,6 +77,10 @@ bool stripPdshHost(std::string_view& s, std::string_view& host);
 /// names (empty without one): the record's node.
 std::size_t rayPrefixLength(std::string_view s, std::string_view* ip = nullptr);
 
+/// FNV-1a over one part of a line's stream (a launcher prefix, a host, a program tag; blanks around it dropped: srun
+/// pads its labels), folded into `hash` (0: nothing folded yet); an empty part changes nothing.
+void hashStreamPart(std::uint64_t& hash, std::string_view prefix);
+
 /// Length of a syslog or journal program tag with its process id at the start of `s`, `python3[1234]: ` with its one
 /// space (`[\w.-]+\[\d+\]: `, the name at most 64 bytes); 0 when there is none.
 std::size_t programTagLength(std::string_view s);
