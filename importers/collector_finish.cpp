@@ -99,6 +99,9 @@ void Collector::describe(const ReaderStats& stats, const FileState& fs, FileCove
     if (stats.unescaped > 0)
         problems.push_back(plural(stats.unescaped, "line") +
                            " holding several lines in escaped form (\\n, syslog's #012) read as those lines");
+    if (stats.resplit > 0)
+        problems.push_back(plural(stats.resplit, "line") +
+                           " holding a paste's lines joined without their breaks read as those lines");
     if (stats.retyped > 0)
         problems.push_back(plural(stats.retyped, "line") +
                            " read with no-break spaces, curly quotes or HTML entities as plain characters");

@@ -15,10 +15,12 @@
 #include "importers/log_envelope.h"
 #include "importers/log_export_csv.h"
 #include "importers/multiline.h"
+#include "importers/pasted_lines.h"
 #include "importers/pasted_text.h"
 #include "importers/records.h"
 #include "importers/rich_rows.h"
 
+#include <algorithm>
 #include <map>
 
 namespace attrib::importers::detail {
@@ -224,6 +226,23 @@ bool escapedLines(std::string_view clean, LineParser& parser, Envelope& out)
     return true;
 }
 
+/// forEachLine, with a line holding a paste's lines joined with blanks (splitJoinedPaste) given as those lines.
+void forEachPastedLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& stats,
+                       const std::function<bool(const RawLine&, std::string_view clean)>& onLine)
+{
+    std::vector<std::string_view> pieces;
+    forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+        pieces.clear();
+        if (!splitJoinedPaste(clean, pieces))
+            return onLine(raw, clean);
+        if (++stats.resplit == 1)
+            stats.note(raw.number,
+                       "a paste of " + std::to_string(pieces.size()) +
+                           " lines joined without their breaks; read as those lines");
+        return std::all_of(pieces.begin(), pieces.end(), [&](std::string_view piece) { return onLine(raw, piece); });
+    });
+}
+
 }  // namespace
 
 ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeHints& hints,
@@ -248,7 +267,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
         LogExportRows csv;
         bool csvRows = false;
         RawLine rowStart;
-        forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+        forEachPastedLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
             if (raw.number == 1 && sniffed.format == Format::Plain && isLogExportHeader(clean))
                 csvRows = csv.takeHeader(clean);
             else if (csvRows) {
@@ -292,7 +311,7 @@ ReaderStats readLogLines(const ReadFn& read, const Sniffed& sniffed, const TimeH
     const bool joins = isStampedFormat(sniffed.format);
     Record line;
     bool ok = true;
-    forEachLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
+    forEachPastedLine(read, options, stats, [&](const RawLine& raw, std::string_view clean) {
         takeTransportStamp(clean);  // the line's own stamp is its format's
         ParsedLine parsed;
         if (!parser->parse(clean, parsed)) {

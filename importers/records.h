@@ -80,6 +80,7 @@ struct ReaderStats {
     std::uint64_t quoted = 0;         ///< lines read without the quote markers (`> `) a mail or ticket put before them
     std::uint64_t enveloped = 0;      ///< lines that were records of a log platform or runtime, read as their message
     std::uint64_t unescaped = 0;      ///< lines holding lines in escaped form (`\n`, `#012`), read as those lines
+    std::uint64_t resplit = 0;        ///< lines holding a paste's lines joined with blanks, read as those lines
     std::uint64_t joined = 0;         ///< physical lines merged into a previous record
     std::uint64_t stamped = 0;        ///< records that carried their own time
     std::vector<std::string> notes;   ///< "line N: what" for the first problems
