@@ -188,11 +188,13 @@ bool Collector::onRecord(Record& r, FileState& fs)
         fs.lastNode = shortHost(r.host);
     }
     trackDescribedNode(r.text, fs);
+    trackPromptNode(r.text, fs);
     // The node: from the file's path, else from the line itself, else from the `kubectl describe` object the line
-    // belongs to, else the job's only node (workload.json).
+    // belongs to, else from the shell prompt the line was printed after, else the job's only node (workload.json).
     const std::string& node = !fs.entry->nodeHint.empty() ? fs.entry->nodeHint
         : !fs.lastNode.empty()                            ? fs.lastNode
         : !fs.describedNode.empty()                       ? fs.describedNode
+        : !fs.promptNode.empty()                          ? fs.promptNode
                                                           : m_soleNode;
     if (!node.empty())
         countNode(kind, node, fs);

@@ -104,6 +104,7 @@ private:
         bool afterQname = false;     ///< the last record was a `qacct -j` block's `qname` row: `hostname` follows
         bool accountedNode = false;  ///< describedNode came from a `qacct -j` block (its rule line ends it)
         std::string broadcastHost;   ///< the host a syslogd broadcast header named, for the record after it
+        std::string promptNode;      ///< the host a pasted shell prompt named, for the lines after it
         /// The (kind, node) the last record was counted for, and its counter in shard->nodes (map nodes keep
         /// their address): runs of records of one node skip the map search.
         const KindNode* countedAs = nullptr;
@@ -149,6 +150,7 @@ private:
     static void trackDescribedNode(const std::string& text, FileState& fs);
     static void trackAccountedNode(std::string_view text, FileState& fs);
     static void takeBroadcastHost(Record& r, FileState& fs);
+    static void trackPromptNode(std::string_view text, FileState& fs);
     void offerBootTime(const Record& r, engine::SourceKind kind, const std::string& node, FileState& fs);
     void placeInTime(Record& r, const std::string& node, FileState& fs);
     engine::Observation observe(const Record& r, engine::SourceKind kind, const std::string& node,

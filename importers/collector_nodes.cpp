@@ -5,6 +5,7 @@
 #include "importers/format_prefix.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 namespace attrib::importers::detail {
@@ -90,6 +91,78 @@ void Collector::trackAccountedNode(std::string_view text, FileState& fs)
         fs.describedNode = shortHost(host);
         fs.accountedNode = true;
     }
+}
+
+namespace {
+
+/// A command whose output comes from other machines (a remote shell, a scheduler's or a parallel launcher's client):
+/// the lines after its prompt are not the prompt host's.
+/// A host name that names no node: `localhost`, or the short id Docker names a container's host by
+/// (`root@58814263a195:/workspace#`).
+bool namesNoNode(std::string_view host)
+{
+    const bool containerId = host.size() == 12 && std::all_of(host.begin(), host.end(), [](char c) {
+                                 return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+                             });
+    return containerId || host == "localhost";
+}
+
+bool runsElsewhere(std::string_view command)
+{
+    static constexpr std::array<std::string_view, 28> remote = {
+        "ssh",     "srun", "sbatch", "salloc",  "sacct", "squeue",   "sinfo",          "scontrol", "sstat", "mpirun",
+        "mpiexec", "pdsh", "clush",  "ansible", "scp",   "rsync",    "kubectl",        "oc",       "helm",  "qacct",
+        "qstat",   "qsub", "bjobs",  "bhist",   "bsub",  "condor_q", "condor_history", "deepspeed"};
+    if (command.substr(0, 5) == "sudo ")
+        command.remove_prefix(command.find_first_not_of(' ', 5) == std::string_view::npos
+                                  ? command.size()
+                                  : command.find_first_not_of(' ', 5));
+    std::string_view word = command.substr(0, command.find(' '));
+    word.remove_prefix(word.rfind('/') == std::string_view::npos ? 0 : word.rfind('/') + 1);
+    return std::find(remote.begin(), remote.end(), word) != remote.end();
+}
+
+/// The host a shell prompt names and the command after it: `user@host:~/dir$ cmd`, `[user@host dir]# cmd`, after a
+/// virtual environment's `(venv) `; false for any other line.
+bool promptHost(std::string_view s, std::string_view& host, std::string_view& command)
+{
+    if (!s.empty() && s[0] == '(') {
+        const std::size_t close = s.find(") ");
+        if (close == std::string_view::npos || close > 40)
+            return false;
+        s.remove_prefix(close + 2);
+    }
+    const bool bracketed = !s.empty() && s[0] == '[';
+    // The prompt's end: `]$ ` or `]# ` when bracketed, else the first blank after a `$` or `#`.
+    const std::size_t close = bracketed ? s.find(']') : s.find(' ');
+    const std::size_t sign = bracketed ? close + 1 : close - 1;
+    if (close == std::string_view::npos || close < 2 || close > 160 || sign + 1 >= s.size() ||
+        (s[sign] != '$' && s[sign] != '#') || (bracketed && s[sign + 1] != ' '))
+        return false;
+    const std::size_t at = s.find('@');
+    const std::size_t hostEnd = at == std::string_view::npos ? at : s.find(bracketed ? ' ' : ':', at);
+    if (hostEnd == std::string_view::npos || hostEnd > sign)
+        return false;
+    host = s.substr(at + 1, hostEnd - at - 1);
+    const std::size_t start = s.find_first_not_of(' ', sign + 1);
+    command = start == std::string_view::npos ? std::string_view() : s.substr(start);
+    return isHostName(host) && !command.empty();
+}
+
+}  // namespace
+
+/// A terminal session pasted into a ticket: `[root@gpu-n07 ~]# dmesg -T | grep Xid`, `user@gpu-n07:~$ python
+/// train.py`. The prompt's host is the node of the lines that follow and name none, until the next prompt; a prompt
+/// that runs a remote or cluster-wide command (`ssh`, `srun`, `kubectl`, ...) or a container's prompt names no node
+/// for its output.
+void Collector::trackPromptNode(std::string_view text, FileState& fs)
+{
+    std::string_view host;
+    std::string_view command;
+    if (promptHost(text, host, command))
+        fs.promptNode = runsElsewhere(command) || namesNoNode(host) ? std::string() : shortHost(host);
+    else if ((text.substr(0, 2) == "$ " || text.substr(0, 2) == "# ") && runsElsewhere(text.substr(2)))
+        fs.promptNode.clear();
 }
 
 /// syslogd broadcasts an emergency message to the terminals (wall) in two lines: a header naming the host

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The node of a record that names none itself: the job's only node (workload.json), a syslogd broadcast header, a
-// `kubectl describe` object's `Node:` line, an event row's From column and a `qacct -j` block's `hostname` row
-// (importers/collector_nodes.cpp).
+// `kubectl describe` object's `Node:` line, an event row's From column, a `qacct -j` block's `hostname` row and a
+// pasted shell prompt's host (importers/collector_nodes.cpp).
 #include "importer_test_util.h"
 
 #include "importers/bundle.h"
@@ -27,6 +27,7 @@ private slots:
     void kubectlDescribeNamesThePodsNode();
     void kubeletEventRowNamesItsNode();
     void qacctHostnameNamesItsBlocksNode();
+    void shellPromptNamesTheNodeOfItsOutput();
 };
 
 void TestRecordNodes::singleNodeJobNamesTheNode()
@@ -136,6 +137,27 @@ void TestRecordNodes::qacctHostnameNamesItsBlocksNode()
     QVERIFY(one.result->verdict.rootCause);
     QCOMPARE(QString::fromStdString(one.result->verdict.terminalState), QStringLiteral("timeout"));
     QCOMPARE(QString::fromStdString(one.result->verdict.rootCause->node), QStringLiteral("node55"));
+}
+
+void TestRecordNodes::shellPromptNamesTheNodeOfItsOutput()
+{
+    // A terminal session pasted into a ticket: each prompt's host is the node of the output below it, until the next
+    // prompt; a remote or cluster-wide command's output (ssh, srun) is not the prompt host's, and a container's short
+    // id is not a node.
+    const auto xid = [](const char* bus, const char* pid) {
+        return std::string("NVRM: Xid (PCI:0000:") + bus + "): 79, pid=" + pid + ", GPU has fallen off the bus.\n";
+    };
+    const auto outcome = tests::analyzeOneFile(
+        "ticket.txt",
+        "[root@gpu-n07 ~]# dmesg | grep -i xid\n" + xid("3b:00", "2211") +
+            "(base) admin@gpu-n08:~$ sudo dmesg | tail -3\n" + xid("5e:00", "907") +
+            "root@58814263a195:/workspace# nvidia-smi\n" + xid("d8:00", "77") + "admin@login01:~$ ssh gpu-n09 dmesg\n" +
+            xid("86:00", "31") + "$ srun -N2 --pty dmesg\n" + xid("af:00", "4") + "that is all we have\n");
+    QVERIFY2(outcome.result, outcome.error.c_str());
+    std::vector<std::string> nodes;
+    for (const auto& o : outcome.result->observations)
+        nodes.push_back(o.node);
+    QCOMPARE(nodes, (std::vector<std::string>{"gpu-n07", "gpu-n08", "", "", ""}));
 }
 
 QTEST_APPLESS_MAIN(TestRecordNodes)

@@ -77,6 +77,21 @@ private Q_SLOTS:
         QVERIFY(tests::findText(r.records, "RuntimeError: probability tensor contains"));
     }
 
+    void repeatedLineIsNoWrap()
+    {
+        // A pasted session running the same check on three nodes: the same Xid line, as long each time, then the
+        // next prompt. Each prompt is a line of its own, not the rest of the Xid line.
+        const std::string xid =
+            "NVRM: Xid (PCI:0000:3b:00): 79, pid='<unknown>', name=<unknown>, GPU has fallen off the bus.\n";
+        std::string text;
+        for (int node = 7; node <= 9; ++node)
+            text += "[root@gpu-n0" + std::to_string(node) + " ~]# dmesg | grep -i xid\n" + xid;
+        text += "that is all three\n";
+        const auto r = tests::readAll(text, "ticket.txt");
+        QCOMPARE(detectWrapWidth(text, r.sniffed), std::size_t(0));
+        QCOMPARE(r.records.size(), std::size_t(7));
+    }
+
     void listMarkerOnARowKeepsTheWrap()
     {
         // The second row of a wrapped logger line opens with `- ` (the logger's separator), which reads like a
