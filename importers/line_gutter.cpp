@@ -137,9 +137,10 @@ std::size_t sternColumnOf(std::string_view line)
 
 namespace {
 
-/// A line a poster put where they cut lines out (`...`, `[...]`, `<snip>`): no line of the tool, so no line a column
-/// check counts. A UTF-8 byte-order mark before a file's first line is not part of it either.
-bool isSnipOrBlank(std::string_view& line)
+/// A line the poster put among the tool's lines: where they cut lines out (`...`, `[...]`, `<snip>`), a Markdown
+/// fence or heading, a `<details>` wrapper, a shell prompt (`$ docker compose logs`): no line of the tool, so no line a
+/// column check counts. A UTF-8 byte-order mark before a file's first line is not part of it either.
+bool isPosterLine(std::string_view& line)
 {
     if (line.substr(0, 3) == "\xEF\xBB\xBF")
         line.remove_prefix(3);
@@ -151,6 +152,10 @@ bool isSnipOrBlank(std::string_view& line)
                                         "[snip]", "...snip...", "[ ... ]"})
         if (trimmed == snip)
             return true;
+    for (const std::string_view scaffold :
+         {"```", "~~~", "# ", "## ", "### ", "#### ", "$ ", "<details", "</details", "<summary", "</summary"})
+        if (trimmed.substr(0, scaffold.size()) == scaffold)
+            return true;
     return false;
 }
 
@@ -160,7 +165,7 @@ bool hasSternColumn(std::string_view head)
     std::size_t column = 0;
     std::set<std::string_view> pairs;
     for (std::string_view line : headLines(head, GutterLines)) {
-        if (isSnipOrBlank(line))
+        if (isPosterLine(line))
             continue;
         ++lines;
         if (const std::size_t length = sternColumnOf(line); length > 0) {
@@ -181,7 +186,7 @@ bool hasSternColumn(std::string_view head)
     if (dash + 1 >= pod.size() || pod.find_first_not_of("0123456789", dash + 1) != std::string_view::npos)
         return false;
     for (std::string_view line : headLines(head, GutterLines)) {
-        if (isSnipOrBlank(line))
+        if (isPosterLine(line))
             continue;
         const char c = line.size() > pair.size() ? line[pair.size()] : ' ';
         if (!std::isupper(static_cast<unsigned char>(c)) && c != '[' && c != '(')
@@ -197,7 +202,7 @@ bool hasComposeColumn(std::string_view head)
     std::map<std::size_t, std::size_t> bars;  // bar column -> lines
     std::set<std::string_view> names;
     for (std::string_view line : headLines(head, GutterLines)) {
-        if (isSnipOrBlank(line))
+        if (isPosterLine(line))
             continue;
         ++lines;
         std::size_t bar = 0;

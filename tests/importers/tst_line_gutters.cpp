@@ -125,15 +125,20 @@ private Q_SLOTS:
         QCOMPARE(detail::lineColumnOf(prose), LineColumn::None);  // a different pair on every line
     }
 
-    void snipLinesAndAByteOrderMarkKeepTheColumn()
+    void postersLinesAndAByteOrderMarkKeepTheColumn()
     {
-        // A poster's `...` where lines were cut out, and a byte-order mark before the first line.
-        const std::string text = "\xEF\xBB\xBFvllm-1  | INFO Loading model weights\n"
+        // A poster's `...` where lines were cut out, a byte-order mark before the first line, and the ticket's own
+        // lines around the paste (a heading, the command, a fence).
+        const std::string text = "\xEF\xBB\xBF### vllm logs\n"
+                                 "$ docker compose logs vllm\n"
+                                 "```\n"
+                                 "vllm-1  | INFO Loading model weights\n"
                                  "vllm-1  | INFO Using FlashAttention backend\n"
                                  "...\n"
                                  "vllm-1  | Traceback (most recent call last):\n"
                                  "vllm-1  |   File \"server.py\", line 3, in <module>\n"
-                                 "vllm-1  | AssertionError: Attention bias is not supported\n";
+                                 "vllm-1  | AssertionError: Attention bias is not supported\n"
+                                 "```\n";
         const auto r = tests::readAll(text, "compose.log");
         QCOMPARE(r.sniffed.column, LineColumn::Compose);
         QVERIFY(tests::findText(r.records, "AssertionError: Attention bias is not supported"));
