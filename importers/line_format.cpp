@@ -483,8 +483,8 @@ Sniffed sniff(std::string_view head, std::string_view path)
         std::size_t end = head.find('\n', pos);
         if (end == std::string_view::npos)
             end = head.size();
-        std::string_view line = stripQuoteMarkers(stripNativeCommandPrefix(plainTypography(
-            engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured), retyped)));
+        std::string_view line = stripQuoteMarkers(stripNativeCommandPrefix(stripChatHeader(plainTypography(
+            engine::stripTerminalCodes(lastSegment(head.substr(pos, end - pos)), uncoloured), retyped))));
         detail::takeTransportStamp(line);  // what the program printed decides the form
         pos = end + 1;
         if (line.find_first_not_of(" \t") == std::string_view::npos)

@@ -256,6 +256,81 @@ bool splitEscapedLines(std::string_view line, std::vector<std::string>& pieces)
     return true;
 }
 
+namespace {
+
+std::size_t digitsAt(std::string_view s, std::size_t i)
+{
+    std::size_t n = 0;
+    while (i + n < s.size() && std::isdigit(static_cast<unsigned char>(s[i + n])))
+        ++n;
+    return n;
+}
+
+/// A chat header's bracketed stamp: `5/1/2024 10:42 AM`, `5/1/2024, 10:42 PM` (dated) or `10:42 AM`; false for
+/// anything else.
+bool chatStamp(std::string_view s, bool& dated)
+{
+    std::size_t i = 0;
+    dated = s.find('/') != std::string_view::npos;
+    if (dated) {
+        for (int part = 0; part < 3; ++part) {
+            const std::size_t n = digitsAt(s, i);
+            if (n == 0 || n > 4 || (part < 2 && (n > 2 || i + n >= s.size() || s[i + n] != '/')))
+                return false;
+            i += n + (part < 2 ? 1 : 0);
+        }
+        i += i < s.size() && s[i] == ',' ? 1 : 0;
+        if (i >= s.size() || s[i] != ' ')
+            return false;
+        ++i;
+    }
+    const std::size_t hours = digitsAt(s, i);
+    if (hours == 0 || hours > 2 || i + hours >= s.size() || s[i + hours] != ':' || digitsAt(s, i + hours + 1) != 2)
+        return false;
+    const std::string_view rest = s.substr(i + hours + 3);
+    return rest == " AM" || rest == " PM";
+}
+
+/// A sender's name as Teams shows it: one to four words of letters (an apostrophe or a hyphen inside), none of them
+/// an exception's name.
+bool personName(std::string_view s)
+{
+    if (s.empty() || s.size() > 40)
+        return false;
+    int words = 0;
+    for (std::size_t start = 0; start < s.size();) {
+        const std::size_t end = std::min(s.find(' ', start), s.size());
+        const std::string_view word = s.substr(start, end - start);
+        const bool letters = !word.empty() && std::isalpha(static_cast<unsigned char>(word[0])) &&
+            std::all_of(word.begin(), word.end(),
+                        [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '\'' || c == '-'; });
+        if (!letters || ++words > 4)
+            return false;
+        for (const std::string_view tail : {"Error", "Exception", "Warning", "Exit", "Interrupt"})
+            if (word.size() >= tail.size() && word.substr(word.size() - tail.size()) == tail)
+                return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::string_view stripChatHeader(std::string_view line)
+{
+    if (line.empty() || line[0] != '[')
+        return line;
+    const std::size_t close = line.find("] ");
+    bool dated = false;
+    if (close == std::string_view::npos || close > 32 || !chatStamp(line.substr(1, close - 1), dated))
+        return line;
+    std::string_view rest = line.substr(close + 2);
+    if (const std::size_t colon = rest.find(": ");
+        dated && colon != std::string_view::npos && personName(rest.substr(0, colon)))
+        rest.remove_prefix(colon + 2);
+    return rest;
+}
+
 std::string_view stripNativeCommandPrefix(std::string_view line)
 {
     static constexpr std::array<std::string_view, 10> tools = {"python",    "python3", "py",   "torchrun", "accelerate",

@@ -29,6 +29,12 @@ void stripMarkdownAutolinks(std::string& text);
 /// (`python`, `python3`, `py`, `torchrun`, `accelerate`, `deepspeed`, `pip`, `conda`, `uv`); `line` itself otherwise.
 std::string_view stripNativeCommandPrefix(std::string_view line);
 
+/// The line a chat client's copy put its message header before: Microsoft Teams' `[5/1/2024 10:42 AM] Jane Doe: `
+/// (the date, the time with AM or PM, the sender's name of one to four words) and Discord's `[10:42 AM] ` come off;
+/// `line` itself otherwise. A bracketed time without AM or PM stays (a log's own stamp), and so does a "name" that is
+/// an exception's (`RuntimeError: `).
+std::string_view stripChatHeader(std::string_view line);
+
 /// `line` as the program wrote it when a web page, a chat client or a word processor retyped it on the way into a
 /// ticket: no-break, narrow and other Unicode spaces as a space, zero-width characters and byte-order marks
 /// dropped, curly quotes and primes as ' and ", hyphen and en-dash forms and the minus sign as -, an ellipsis as

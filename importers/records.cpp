@@ -240,7 +240,7 @@ void forEachLine(const ReadFn& read, const ReaderOptions& options, ReaderStats& 
                 ++stats.unescaped;
                 clean = joined;
             }
-            clean = stripNativeCommandPrefix(clean);
+            clean = stripNativeCommandPrefix(stripChatHeader(clean));
             if (const std::string_view unquoted = stripQuoteMarkers(clean); unquoted.size() != clean.size()) {
                 ++stats.quoted;
                 clean = unquoted;

@@ -88,6 +88,26 @@ private Q_SLOTS:
         QCOMPARE(detail::stripNativeCommandPrefix("loss : 0.25"), std::string_view("loss : 0.25"));
     }
 
+    void chatHeadersComeOff()
+    {
+        // A message copied out of Microsoft Teams starts with its header; Discord puts the time before later messages.
+        const auto read = tests::readAll("[5/1/2024 10:42 AM] Jane Doe: TypeError: unsupported format string passed to "
+                                         "NoneType.__format__\n"
+                                         "[10:43 AM] RuntimeError: NCCL error: unhandled system error\n",
+                                         "train.log");
+        QVERIFY(tests::findText(read.records, "TypeError: unsupported format string passed to NoneType.__format__"));
+        QVERIFY(read.records.size() == 2 && read.records[0].text.rfind("TypeError: ", 0) == 0);
+        QCOMPARE(read.records[1].text, std::string("RuntimeError: NCCL error: unhandled system error"));
+        QCOMPARE(detail::stripChatHeader("[5/1/2024, 9:05 PM] O'Neil Smith-Jones: hang at step 3"),
+                 std::string_view("hang at step 3"));
+        // A log's own bracketed time has no AM or PM, and an exception's name is nobody's.
+        QCOMPARE(detail::stripChatHeader("[10:42:13] ERROR loss is nan"),
+                 std::string_view("[10:42:13] ERROR loss is nan"));
+        QCOMPARE(detail::stripChatHeader("[5/1/2024 10:42 AM] RuntimeError: x"), std::string_view("RuntimeError: x"));
+        QCOMPARE(detail::stripChatHeader("[5/1/2024 10:42 AM] torch.OutOfMemoryError: x"),
+                 std::string_view("torch.OutOfMemoryError: x"));
+    }
+
     void quoteMarkerBehindALauncherPrefix()
     {
         // A quoted paste inside a rank's or a container's output reads as the line it quotes.
