@@ -507,7 +507,11 @@ std::string expandTemplate(const std::string& tpl, const AttrMap& values)
 
 std::string setValue(const std::string& value, const AttrMap& captures)
 {
-    return value.find('{') == std::string::npos ? value : expandTemplate(value, captures);
+    if (value.find('{') == std::string::npos)
+        return value;
+    // A placeholder the line left empty (an optional group, a value a poster redacted) leaves the whole value empty:
+    // the prose then says the value is unknown, never `GPU ?`.
+    return allFilled(value, captures) ? expandTemplate(value, captures) : std::string();
 }
 
 Event makeEvent(const LineMatch& match, const Observation& obs)

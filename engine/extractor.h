@@ -101,7 +101,8 @@ Event makeEvent(const LineMatch& match, const Observation& obs);
 
 /// Expands `{name}` placeholders from a map; unknown names expand to "?".
 std::string expandTemplate(const std::string& tpl, const AttrMap& values);
-/// A `set` attribute's value for a line: `{capture}` placeholders filled from the line's captures.
+/// A `set` attribute's value for a line: `{capture}` placeholders filled from the line's captures; empty when one of
+/// them has no value.
 std::string setValue(const std::string& value, const AttrMap& captures);
 /// Expands `{name}` placeholders for prose read by people: unknown values become words ("an unknown node",
 /// "unknown"), never "?". Sets `missing` when a placeholder had no value. A `[[segment]]` is kept (without the

@@ -508,6 +508,10 @@ private Q_SLOTS:
         QCOMPARE(e.attrs.at("space"), std::string("host"));
         QCOMPARE(e.attrs.at("what"), std::string("host memory (4096 bytes)"));
         QCOMPARE(e.attrs.at("kind"), std::string("allocation"));
+        // A set value whose capture the line left empty (a value a poster redacted) is empty, never `GPU ?`.
+        QCOMPARE(engine::setValue("GPU {gpu}", {{"gpu", "3"}}), std::string("GPU 3"));
+        QCOMPARE(engine::setValue("GPU {gpu}", {{"gpu", ""}}), std::string());
+        QCOMPARE(engine::setValue("GPU {gpu} of {node}", {{"gpu", "3"}}), std::string());
         // The rule debugger tells a line ruled out by `exclude` from one the pattern missed.
         const auto looks =
             engine::extractorsThatLookedAt(*cat, engine::SourceKind::App, "get request failed: Forbidden");
