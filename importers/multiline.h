@@ -35,6 +35,11 @@ bool isOtherProgramsLine(std::string_view line);
 /// full width by design, never a wrap.
 bool isDrawnTableRow(std::string_view line);
 
+/// An interactive shell's or Python's prompt, where a pasted session goes on: `$ cmd`, `# cmd`, `user@host:~/dir$
+/// cmd`, `[user@host dir]# cmd`, `(venv) user@host:~$ cmd`, `PS C:\work> cmd`, `>>> expr`. A bare `> ` is left
+/// alone: it also quotes every line of a ticket.
+bool isShellPrompt(std::string_view s);
+
 /// The narrowest terminal whose wraps are joined (as detectWrapWidth).
 constexpr std::size_t MinWrapWidth = 60;
 

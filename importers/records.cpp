@@ -149,8 +149,6 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
         return 0;
     int full = 0;
     int continued = 0;
-    int distinct = 0;  ///< continued full rows unlike the one before them
-    const std::string_view* last = nullptr;
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
         if (!detail::fillsWrapWidth(lines[i], width) || detail::isDrawnTableRow(lines[i]))
             continue;
@@ -167,15 +165,12 @@ std::size_t detectWrapWidth(std::string_view head, const Sniffed& sniffed)
         if (detail::fillsWrapWidth(lines[next], width))
             continue;
         const unsigned marks = detail::stripAppPrefixes(lines[i + 1], years, parsed);
-        if (marks == 0 && !detail::matchNcclPrefix(lines[i + 1], host, gpu) && !detail::isSlurmLine(lines[i + 1])) {
+        // A shell prompt starts a pasted session's next command (the same Xid line as long after every one).
+        if (marks == 0 && !detail::matchNcclPrefix(lines[i + 1], host, gpu) && !detail::isSlurmLine(lines[i + 1]) &&
+            !detail::isShellPrompt(lines[i + 1]))
             ++continued;
-            distinct += continued > 1 && lines[i] != *last ? 1 : 0;
-            last = &lines[i];
-        }
     }
-    // A line repeated word for word (`NVRM: Xid ... 79 ...` once per prompt of a pasted session) is as long every
-    // time without being cut at a terminal's width: the full rows of a wrap are pieces of different messages.
-    if (continued >= 3 && continued * 2 >= full && distinct > 0)
+    if (continued >= 3 && continued * 2 >= full)
         return width;
     // A screen capture (tmux, screen, a Windows console): every row exactly as wide as the terminal, the rows a
     // message ends on padded with blanks (fillsWrapWidth's padded tail): one wrapped message is enough to tell.

@@ -78,31 +78,6 @@ bool isLoggerLine(std::string_view s)
     return n > 0 && s[0] >= 'a' && s[0] <= 'z' && charAt(s, n, ':') && charAt(s, n + 1, ' ');
 }
 
-/// An interactive shell's or Python's prompt, where a pasted session goes on after the traceback: `$ cmd`, `# cmd`,
-/// `user@host:~/dir$ cmd`, `(venv) user@host:~$ cmd`, `PS C:\work> cmd`, `>>> expr`. A bare `> ` is left alone: it
-/// also quotes every line of a ticket.
-bool isShellPrompt(std::string_view s)
-{
-    if (startsWith(s, ">>> ") || s == ">>>")
-        return true;
-    if (startsWith(s, "(")) {  // a virtual environment's name before the prompt
-        const std::size_t close = s.find(") ");
-        if (close == std::string_view::npos || close > 40)
-            return false;
-        s.remove_prefix(close + 2);
-    }
-    const std::string_view token = s.substr(0, s.find(' '));
-    if (token.size() == s.size() || token.empty())
-        return false;  // a prompt is followed by its command
-    if (token == "$" || token == "#")
-        return true;
-    const char last = token.back();
-    if (startsWith(s, "PS ") && s.find("> ") != std::string_view::npos && s.find("> ") < 200)
-        return true;
-    return (last == '$' || last == '#') && token.find('@') != std::string_view::npos &&
-        token.find(':') != std::string_view::npos;
-}
-
 /// A line of only `=`, `-` or `*` (torchrun's failure table, a banner), or a title between two runs of at least four
 /// of one of them (Composer's launcher dump `----------End global rank 1 STDERR----------`, `===== Summary =====`):
 /// a block of its own begins. A line that only starts with such a run (`---- model.n_layers`) does not.
@@ -247,6 +222,34 @@ std::size_t relayHeaderLength(std::string_view body)
 }
 
 }  // namespace
+
+bool isShellPrompt(std::string_view s)
+{
+    if (startsWith(s, ">>> ") || s == ">>>")
+        return true;
+    if (startsWith(s, "(")) {  // a virtual environment's name before the prompt
+        const std::size_t close = s.find(") ");
+        if (close == std::string_view::npos || close > 40)
+            return false;
+        s.remove_prefix(close + 2);
+    }
+    if (startsWith(s, "[")) {  // Red Hat's `[user@host dir]$ cmd`
+        const std::size_t close = s.find(']');
+        return close != std::string_view::npos && close < 160 &&
+            s.substr(0, close).find('@') != std::string_view::npos &&
+            (s.substr(close, 3) == "]$ " || s.substr(close, 3) == "]# ") && close + 3 < s.size();
+    }
+    const std::string_view token = s.substr(0, s.find(' '));
+    if (token.size() == s.size() || token.empty())
+        return false;  // a prompt is followed by its command
+    if (token == "$" || token == "#")
+        return true;
+    const char last = token.back();
+    if (startsWith(s, "PS ") && s.find("> ") != std::string_view::npos && s.find("> ") < 200)
+        return true;
+    return (last == '$' || last == '#') && token.find('@') != std::string_view::npos &&
+        token.find(':') != std::string_view::npos;
+}
 
 void TracebackJoiner::stripRelayHeader(Record& rec)
 {

@@ -77,7 +77,7 @@ private Q_SLOTS:
         QVERIFY(tests::findText(r.records, "RuntimeError: probability tensor contains"));
     }
 
-    void repeatedLineIsNoWrap()
+    void promptAfterAFullRowIsNoWrap()
     {
         // A pasted session running the same check on three nodes: the same Xid line, as long each time, then the
         // next prompt. Each prompt is a line of its own, not the rest of the Xid line.
