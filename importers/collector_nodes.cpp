@@ -3,6 +3,7 @@
 // column, the object's `Node:` header, a `qacct -j` block's `hostname` row, a syslogd broadcast header.
 #include "importers/collector.h"
 #include "importers/format_prefix.h"
+#include "importers/multiline.h"
 
 #include <algorithm>
 #include <array>
@@ -95,8 +96,6 @@ void Collector::trackAccountedNode(std::string_view text, FileState& fs)
 
 namespace {
 
-/// A command whose output comes from other machines (a remote shell, a scheduler's or a parallel launcher's client):
-/// the lines after its prompt are not the prompt host's.
 /// A host name that names no node: `localhost`, or the short id Docker names a container's host by
 /// (`root@58814263a195:/workspace#`).
 bool namesNoNode(std::string_view host)
@@ -107,6 +106,8 @@ bool namesNoNode(std::string_view host)
     return containerId || host == "localhost";
 }
 
+/// A command whose output comes from other machines (a remote shell, a scheduler's or a parallel launcher's client):
+/// the lines after its prompt are not the prompt host's.
 bool runsElsewhere(std::string_view command)
 {
     static constexpr std::array<std::string_view, 28> remote = {
@@ -126,21 +127,15 @@ bool runsElsewhere(std::string_view command)
 /// virtual environment's `(venv) `; false for any other line.
 bool promptHost(std::string_view s, std::string_view& host, std::string_view& command)
 {
-    if (!s.empty() && s[0] == '(') {
-        const std::size_t close = s.find(") ");
-        if (close == std::string_view::npos || close > 40)
-            return false;
-        s.remove_prefix(close + 2);
-    }
-    const bool bracketed = !s.empty() && s[0] == '[';
-    // The prompt's end: `]$ ` or `]# ` when bracketed, else the first blank after a `$` or `#`.
-    const std::size_t close = bracketed ? s.find(']') : s.find(' ');
-    const std::size_t sign = bracketed ? close + 1 : close - 1;
-    if (close == std::string_view::npos || close < 2 || close > 160 || sign + 1 >= s.size() ||
-        (s[sign] != '$' && s[sign] != '#') || (bracketed && s[sign + 1] != ' '))
+    if (!isShellPrompt(s))
         return false;
+    if (s[0] == '(')  // a virtual environment's name before the prompt
+        s.remove_prefix(s.find(") ") + 2);
+    // The prompt's `$` or `#`: after the bracket of `[user@host dir]$ `, else the last character of `user@host:dir$`.
+    const bool bracketed = s[0] == '[';
+    const std::size_t sign = bracketed ? s.find(']') + 1 : s.find(' ') - 1;
     const std::size_t at = s.find('@');
-    const std::size_t hostEnd = at == std::string_view::npos ? at : s.find(bracketed ? ' ' : ':', at);
+    const std::size_t hostEnd = at < sign ? s.find(bracketed ? ' ' : ':', at) : std::string_view::npos;
     if (hostEnd == std::string_view::npos || hostEnd > sign)
         return false;
     host = s.substr(at + 1, hostEnd - at - 1);
